@@ -1,0 +1,39 @@
+export type ToolnexusErrorCode =
+  | "config:missing_api_key"
+  | "config:unknown_style"
+  | "config:invalid"
+  | "provider:http"
+  | "provider:network"
+  | "provider:malformed_response"
+  | "provider:malformed_sse"
+  | "aborted"
+  | "timeout"
+  | "checkpoint:invalid"
+  | "checkpoint:tampered"
+  | "answer:unknown_id"
+  | "answer:invalid";
+
+/** The one error type the library throws; `code` is stable, `message` is for people. */
+export class ToolnexusError extends Error {
+  readonly code: ToolnexusErrorCode;
+  /** HTTP status of a provider response, when there was one. */
+  readonly status?: number;
+  /** An excerpt of the provider's response body, when there was one. */
+  readonly body?: string;
+
+  constructor(
+    code: ToolnexusErrorCode,
+    message: string,
+    options: { status?: number; body?: string; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ToolnexusError";
+    this.code = code;
+    if (options.status !== undefined) this.status = options.status;
+    if (options.body !== undefined) this.body = options.body;
+  }
+}
+
+export function isToolnexusError(value: unknown, code?: ToolnexusErrorCode): value is ToolnexusError {
+  return value instanceof ToolnexusError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,249 @@
+// Wire shapes of the §10 suspension contract. Keys are fixed across ports: never rename them.
+
+/** What a suspended tool call waits on. Absent optionals are omitted, never null. */
+export interface Request {
+  id: string;
+  kind: string;
+  prompt: string;
+  url?: string;
+  data?: Record<string, unknown>;
+  expiresAt?: string;
+}
+
+export type DeclineReason = "declined" | "cancelled" | "expired";
+
+/** The resolution of a Request; `id` echoes `Request.id`. `reason` only when `ok` is false. */
+export interface Answer {
+  id: string;
+  ok: boolean;
+  data?: Record<string, unknown>;
+  reason?: DeclineReason;
+}
+
+export interface ToolResult {
+  output: string;
+  isError: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Context {
+  /** Present only on the retry after a suspension was answered with `ok: true`. */
+  answer?: Answer;
+  signal?: AbortSignal;
+  /** Stable across retries and process restarts: `<runId>:<toolCallId>`. */
+  idempotencyKey?: string;
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  source: string;
+  execute(args: Record<string, unknown>, ctx?: Context): Promise<ToolResult>;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+// ---- The provider-neutral transcript -------------------------------------------------
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Parsed arguments; `{}` when the model sent none. */
+  args: Record<string, unknown>;
+  /** Set when the model's argument text was not a JSON object: the call is fed back as an error. */
+  invalidArgs?: string;
+}
+
+export type Message =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
+  | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  output: string;
+  isError: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export type RunStatus = "done" | "pending" | "incomplete";
+
+export interface RunResult {
+  status: RunStatus;
+  text: string;
+  messages: Message[];
+  toolCalls: ToolCallRecord[];
+  toolCallCount: number;
+  turns: number;
+  usage: Usage;
+  model: string;
+  /** The first suspension of the halted turn, in tool-call order. */
+  pending?: Request;
+  /** Every suspension of the halted turn, in tool-call order (`pending === suspended[0]`). */
+  suspended?: Request[];
+  /** Plain JSON; hand it to `client.resume` in any process. Present when status is "pending". */
+  checkpoint?: Checkpoint;
+  limit?: "maxTurns";
+}
+
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
+  | { type: "pending"; request: Request }
+  | { type: "tool_result"; id: string; name: string; output: string; isError: boolean }
+  | { type: "usage"; usage: Usage }
+  | { type: "done"; result: RunResult };
+
+// ---- Model drivers: what the loop talks to ---------------------------------------------
+
+export interface ModelInput {
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+}
+
+/** One assistant turn, whatever the wire format. */
+export interface ModelTurn {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  finishReason?: string;
+}
+
+export type ModelStreamPart = { type: "text"; delta: string } | { type: "turn"; turn: ModelTurn };
+
+/**
+ * The loop's only view of a model. HTTP wire styles, the AI SDK bridge and in-process
+ * functions all implement it; `stream` must end with exactly one `turn` part.
+ */
+export interface ModelDriver {
+  readonly model: string;
+  generate(input: ModelInput): Promise<ModelTurn>;
+  stream(input: ModelInput): AsyncIterable<ModelStreamPart>;
+}
+
+// ---- Checkpoints: the durable state of a run ------------------------------------------------
+
+export type SlotState =
+  | { status: "queued" }
+  | { status: "done"; result: ToolResult }
+  | { status: "suspended"; request: Request };
+
+export interface ToolSlot {
+  call: ToolCall;
+  state: SlotState;
+}
+
+/**
+ * A run frozen at a safe point: either between turns (`slots` empty: the next step is a
+ * model call) or inside a turn whose assistant message is the last in `messages`.
+ * JSON-serializable; `digest` detects tampering.
+ */
+export interface Checkpoint {
+  version: 1;
+  runId: string;
+  model: string;
+  messages: Message[];
+  slots: ToolSlot[];
+  toolCalls: ToolCallRecord[];
+  turns: number;
+  usage: Usage;
+  digest: string;
+}
+
+// ---- Client options ---------------------------------------------------------------------------
+
+export interface Metric {
+  type: "llm" | "tool";
+  name: string;
+  durationMs: number;
+  isError: boolean;
+  pending: boolean;
+  attempt?: number;
+  usage?: Usage;
+}
+
+export interface Hooks {
+  /** Return a ToolResult (possibly a pending one) to skip the tool. */
+  beforeTool?: (event: {
+    call: ToolCall;
+    ctx: Context;
+  }) => ToolResult | undefined | Promise<ToolResult | undefined>;
+  /** Runs on resolved results only, never on a suspension. May return a replacement. */
+  afterTool?: (event: {
+    call: ToolCall;
+    result: ToolResult;
+  }) => ToolResult | undefined | Promise<ToolResult | undefined>;
+  /** May return a replacement message list for this model call only. */
+  beforeLLM?: (event: {
+    messages: Message[];
+    turn: number;
+  }) => Message[] | undefined | Promise<Message[] | undefined>;
+  afterLLM?: (event: { turn: ModelTurn; turnIndex: number }) => void | Promise<void>;
+}
+
+export type WaitFor = (request: Request) => Promise<Answer>;
+
+export interface LoopOptions {
+  systemPrompt?: string;
+  maxTurns?: number;
+  waitFor?: WaitFor;
+  hooks?: Hooks;
+  onMetric?: (metric: Metric) => void;
+  /** Text fed back for a declined/expired answer; default `declined/expired: <prompt>`. */
+  formatDecline?: (request: Request, answer: Answer | undefined) => string;
+  /** HMAC key for checkpoint digests; without it the digest is a plain SHA-256. */
+  checkpointKey?: string;
+}
+
+export interface ToolkitLike {
+  specs(): ToolSpec[];
+  has(name: string): boolean;
+  execute(name: string, args: Record<string, unknown>, ctx?: Context): Promise<ToolResult>;
+}
+
+export interface RunOptions {
+  toolkit?: ToolkitLike;
+  history?: Message[];
+  signal?: AbortSignal;
+  /** Names the run for idempotency keys; generated when absent. */
+  runId?: string;
+  /** Awaited at every safe point, so a host can persist progress before the loop goes on. */
+  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+}
+
+export interface ResumeOptions {
+  toolkit?: ToolkitLike;
+  signal?: AbortSignal;
+  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+}
+
+export interface Client {
+  readonly model: string;
+  run(prompt: string, options?: RunOptions): Promise<RunResult>;
+  stream(prompt: string, options?: RunOptions): AsyncIterable<StreamEvent>;
+  resume(checkpoint: Checkpoint, answers: Answer | Answer[], options?: ResumeOptions): Promise<RunResult>;
+  resumeStream(
+    checkpoint: Checkpoint,
+    answers: Answer | Answer[],
+    options?: ResumeOptions,
+  ): AsyncIterable<StreamEvent>;
+}

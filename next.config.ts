@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // The library ships as TypeScript source; let Next compile it.
+  transpilePackages: ["toolnexus"],
+  serverExternalPackages: ["better-sqlite3", "pg", "oidc-provider"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,18 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      toolnexus: path.resolve(import.meta.dirname, "lib/toolnexus/index.ts"),
+    },
+  },
+  test: {
+    include: ["{lib,app,components,scripts,bench,prisma}/**/*.test.ts"],
+    exclude: ["node_modules/**", "e2e/**", ".next/**"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
