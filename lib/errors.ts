@@ -1,0 +1,68 @@
+// The app's single error type. Every layer throws AppError with a stable code; the web layer
+// turns it into an HTTP status and a message people can read. Nothing about storage (SQL,
+// constraint names, stack traces) is ever part of `message`, so it is safe to show.
+
+export const appErrorCatalog = {
+  "unauthorized:session": { status: 401, message: "Please sign in to continue." },
+  "forbidden:request": { status: 403, message: "You are not allowed to answer this request." },
+  "forbidden:run": { status: 403, message: "You are not allowed to act on this run." },
+  "forbidden:thread": { status: 403, message: "You are not allowed to open this chat." },
+  "forbidden:role": { status: 403, message: "Your role does not allow this." },
+  "not_found:request": { status: 404, message: "This request does not exist." },
+  "not_found:run": { status: 404, message: "This run does not exist." },
+  "not_found:thread": { status: 404, message: "This chat does not exist." },
+  "conflict:answer": { status: 409, message: "This request has already been answered." },
+  "conflict:request_closed": { status: 409, message: "This request is no longer open." },
+  "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
+  "conflict:run_finished": { status: 409, message: "This run has already finished." },
+  "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
+  "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
+  "bad_request:input": { status: 400, message: "The submitted data is not valid." },
+  "internal:unexpected": { status: 500, message: "Something went wrong on our side. Please try again." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type AppErrorCode = keyof typeof appErrorCatalog;
+
+/** One problem with a submitted value, addressed by a JSON pointer into the value. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly status: number;
+  /** Per-field problems a form can show next to its inputs (validation codes only). */
+  readonly issues: FieldIssue[];
+
+  constructor(
+    code: AppErrorCode,
+    options: { message?: string; issues?: FieldIssue[]; cause?: unknown } = {},
+  ) {
+    super(
+      options.message ?? appErrorCatalog[code].message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = "AppError";
+    this.code = code;
+    this.status = appErrorCatalog[code].status;
+    this.issues = options.issues ?? [];
+  }
+}
+
+export function isAppError(value: unknown, code?: AppErrorCode): value is AppError {
+  return value instanceof AppError && (code === undefined || value.code === code);
+}
+
+/** What a client may see of any thrown value: unknown errors collapse to a generic 500. */
+export interface PublicError {
+  code: AppErrorCode;
+  status: number;
+  message: string;
+  issues: FieldIssue[];
+}
+
+export function toPublicError(value: unknown): PublicError {
+  const error = isAppError(value) ? value : new AppError("internal:unexpected");
+  return { code: error.code, status: error.status, message: error.message, issues: error.issues };
+}
