@@ -1,0 +1,27 @@
+import type { AnswerRecord, RequestView } from "./request-view";
+
+type ClosedStatus = Exclude<RequestView["status"], "open">;
+
+const headline: Record<ClosedStatus, (answer: AnswerRecord) => string> = {
+  answered: (answer) => (answer.ok ? "Answered" : "Declined"),
+  expired: () => "Expired",
+  cancelled: () => "Cancelled",
+};
+
+/** Read-only view of a request that can no longer be answered: who answered, when, and how. */
+export function AnsweredRequest({ status, answer }: { status: ClosedStatus; answer: AnswerRecord }) {
+  const when = new Date(answer.answeredAt);
+  const reasonText = typeof answer.data?.reason === "string" ? answer.data.reason : undefined;
+  const shownData = answer.ok && answer.data && Object.keys(answer.data).length > 0 ? answer.data : undefined;
+  return (
+    <section className="tn-answered" aria-label="Answer">
+      <p className={`tn-badge tn-badge--${status}`}>{headline[status](answer)}</p>
+      <p>
+        {answer.answeredBy ? `By ${answer.answeredBy}` : "By the system"} on{" "}
+        <time dateTime={answer.answeredAt}>{when.toUTCString()}</time>
+      </p>
+      {reasonText && <p>Reason: {reasonText}</p>}
+      {shownData && <pre className="tn-json">{JSON.stringify(shownData, null, 2)}</pre>}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useId, useState } from "react";
+import { readApprovalEdit } from "./approval-edit";
+import type { SubmitAnswer } from "./request-view";
+import { SchemaAnswerForm } from "./schema-answer-form";
+import { SubmitStatus } from "./submit-status";
+import { useAnswerSubmit } from "./use-answer-submit";
+
+interface ApprovalFormProps {
+  data: Record<string, unknown> | undefined;
+  args: Record<string, unknown>;
+  submit: SubmitAnswer;
+  onSent?: () => void;
+}
+
+/** Approve (optionally with edited arguments) or decline with a reason the model will read. */
+export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) {
+  const { state, send, busy } = useAnswerSubmit(submit, onSent);
+  const [reason, setReason] = useState("");
+  const reasonId = useId();
+  const edit = readApprovalEdit(data, args);
+
+  const decline = () => {
+    const text = reason.trim();
+    void send({ ok: false, reason: "declined", ...(text ? { data: { reason: text } } : {}) });
+  };
+
+  return (
+    <div className="tn-approval">
+      {edit ? (
+        <SchemaAnswerForm
+          schema={edit.schema}
+          initial={edit.initial}
+          state={state}
+          disabled={busy}
+          idPrefix={`approval${reasonId.replace(/:/g, "")}`}
+          onValid={(values) => void send({ ok: true, data: values })}
+        >
+          <button type="submit" className="tn-button tn-button--primary" disabled={busy}>
+            Approve
+          </button>
+        </SchemaAnswerForm>
+      ) : (
+        <button
+          type="button"
+          className="tn-button tn-button--primary"
+          disabled={busy}
+          onClick={() => void send({ ok: true })}
+        >
+          Approve
+        </button>
+      )}
+      <div className="tn-decline">
+        <label htmlFor={reasonId}>Reason for declining</label>
+        <textarea
+          id={reasonId}
+          value={reason}
+          rows={2}
+          disabled={busy}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        <button type="button" className="tn-button tn-button--danger" disabled={busy} onClick={decline}>
+          Decline
+        </button>
+      </div>
+      <SubmitStatus state={state} />
+    </div>
+  );
+}

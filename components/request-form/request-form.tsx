@@ -1,0 +1,46 @@
+"use client";
+
+import { AnsweredRequest } from "./answered-request";
+import { ApprovalForm } from "./approval-form";
+import { AuthorizationNotice } from "./authorization-notice";
+import { JsonAnswerForm } from "./json-answer-form";
+import { readQuestions } from "./question-answer";
+import { QuestionForm } from "./question-form";
+import type { RequestView, SubmitAnswer } from "./request-view";
+import { SchemaRequestForm } from "./schema-request-form";
+
+interface RequestFormProps {
+  view: RequestView;
+  submit: SubmitAnswer;
+  /** False when the viewer may look but not answer (e.g. the owner of an approval). */
+  canAnswer: boolean;
+  onSent?: () => void;
+  /** Set once authorization requests can be followed through a redirect. */
+  continueHref?: string;
+}
+
+/** Renders the right answer form for a request's kind; the inbox and the chat share it. */
+export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: RequestFormProps) {
+  if (view.status !== "open") return <AnsweredRequest status={view.status} answer={view.answer} />;
+  if (!canAnswer) {
+    return (
+      <p className="tn-note">
+        {view.audience === "reviewers" ? "Waiting for a reviewer." : "Waiting for the user to answer."}
+      </p>
+    );
+  }
+  const { request } = view;
+  if (request.kind === "approval") {
+    return <ApprovalForm data={request.data} args={view.args} submit={submit} onSent={onSent} />;
+  }
+  if (request.kind === "authorization") {
+    return <AuthorizationNotice prompt={request.prompt} continueHref={continueHref} />;
+  }
+  const questions = request.kind === "question" ? readQuestions(request.data) : [];
+  if (questions.length > 0) return <QuestionForm questions={questions} submit={submit} onSent={onSent} />;
+  const schema = request.data?.schema;
+  if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) {
+    return <SchemaRequestForm schema={schema as Record<string, unknown>} submit={submit} onSent={onSent} />;
+  }
+  return <JsonAnswerForm submit={submit} onSent={onSent} />;
+}
