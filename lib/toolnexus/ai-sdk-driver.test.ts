@@ -1,0 +1,316 @@
+import {
+  APICallError,
+  type LanguageModelV3GenerateResult,
+  type LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { createAiSdkDriver } from "./ai-sdk-driver";
+import { isToolnexusError } from "./errors";
+import type { Message, ModelInput, ModelStreamPart, ToolSpec } from "./types";
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: output, text: output, reasoning: undefined },
+});
+
+const generated = (content: LanguageModelV3GenerateResult["content"]): LanguageModelV3GenerateResult => ({
+  content,
+  finishReason: { unified: "tool-calls", raw: "tool_calls" },
+  usage: usage(11, 7),
+  warnings: [],
+});
+
+const weatherSpec: ToolSpec = {
+  name: "weather",
+  description: "Weather for a city",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
+
+// A balanced transcript: two parallel calls in one turn, both answered (one with an error), in call order.
+const transcript: Message[] = [
+  { role: "system", content: "Be brief." },
+  { role: "user", content: "Weather in Oslo and Lima?" },
+  {
+    role: "assistant",
+    content: "Checking both.",
+    toolCalls: [
+      { id: "c1", name: "weather", args: { city: "Oslo" } },
+      { id: "c2", name: "weather", args: { city: "Lima" } },
+    ],
+  },
+  { role: "tool", toolCallId: "c1", name: "weather", content: "-3C", isError: false },
+  { role: "tool", toolCallId: "c2", name: "weather", content: "station offline", isError: true },
+  { role: "assistant", content: "Oslo is -3C; Lima is unknown." },
+  { role: "user", content: "Thanks" },
+];
+
+const input = (messages: Message[], extra: Partial<ModelInput> = {}): ModelInput => ({
+  model: "ignored",
+  messages,
+  tools: [weatherSpec],
+  ...extra,
+});
+
+async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
+  const out: ModelStreamPart[] = [];
+  for await (const part of parts) out.push(part);
+  return out;
+}
+
+describe("createAiSdkDriver: neutral transcript to the AI SDK prompt", () => {
+  it("sends system, user, assistant tool calls and one grouped tool message per turn", async () => {
+    const model = new MockLanguageModelV3({
+      modelId: "mock-1",
+      doGenerate: generated([{ type: "text", text: "ok" }]),
+    });
+    const driver = createAiSdkDriver(model);
+    expect(driver.model).toBe("mock-1");
+
+    await driver.generate(input(transcript, { system: "You are terse." }));
+    const call = model.doGenerateCalls[0]!;
+
+    expect(call.prompt).toEqual([
+      { role: "system", content: "You are terse." },
+      { role: "system", content: "Be brief." },
+      { role: "user", content: [{ type: "text", text: "Weather in Oslo and Lima?" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Checking both." },
+          { type: "tool-call", toolCallId: "c1", toolName: "weather", input: { city: "Oslo" } },
+          { type: "tool-call", toolCallId: "c2", toolName: "weather", input: { city: "Lima" } },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "weather",
+            output: { type: "text", value: "-3C" },
+          },
+          {
+            type: "tool-result",
+            toolCallId: "c2",
+            toolName: "weather",
+            output: { type: "error-text", value: "station offline" },
+          },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "Oslo is -3C; Lima is unknown." }] },
+      { role: "user", content: [{ type: "text", text: "Thanks" }] },
+    ]);
+    expect(call.tools).toEqual([
+      {
+        type: "function",
+        name: "weather",
+        description: "Weather for a city",
+        inputSchema: weatherSpec.inputSchema,
+      },
+    ]);
+    expect(call.toolChoice).toEqual({ type: "auto" });
+  });
+
+  it("omits the text part of a tool-calling turn with no text, and sends no tools when there are none", async () => {
+    const model = new MockLanguageModelV3({ doGenerate: generated([{ type: "text", text: "ok" }]) });
+    const messages: Message[] = [
+      { role: "user", content: "go" },
+      { role: "assistant", content: "", toolCalls: [{ id: "x", name: "noop", args: {} }] },
+      { role: "tool", toolCallId: "x", name: "noop", content: "done", isError: false },
+    ];
+    await createAiSdkDriver(model).generate({ model: "m", messages, tools: [] });
+    const call = model.doGenerateCalls[0]!;
+    expect(call.prompt[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: "x", toolName: "noop", input: {} }],
+    });
+    expect(call.tools).toBeUndefined();
+  });
+});
+
+describe("createAiSdkDriver: AI SDK result to a model turn", () => {
+  it("maps text, parallel tool calls, invalid arguments, usage and finish reason", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: generated([
+        { type: "reasoning", text: "thinking" },
+        { type: "text", text: "Let me " },
+        { type: "text", text: "look." },
+        { type: "tool-call", toolCallId: "a", toolName: "weather", input: '{"city":"Oslo"}' },
+        { type: "tool-call", toolCallId: "b", toolName: "weather", input: "{not json" },
+        { type: "tool-call", toolCallId: "c", toolName: "weather", input: "" },
+        { type: "tool-call", toolCallId: "d", toolName: "weather", input: "[1,2]" },
+        { type: "tool-call", toolCallId: "e", toolName: "search", input: "{}", providerExecuted: true },
+      ]),
+    });
+    const turn = await createAiSdkDriver(model).generate(input([{ role: "user", content: "hi" }]));
+    expect(turn).toEqual({
+      text: "Let me look.",
+      toolCalls: [
+        { id: "a", name: "weather", args: { city: "Oslo" } },
+        { id: "b", name: "weather", args: {}, invalidArgs: "{not json" },
+        { id: "c", name: "weather", args: {} },
+        { id: "d", name: "weather", args: {}, invalidArgs: "[1,2]" },
+      ],
+      usage: { promptTokens: 11, completionTokens: 7, totalTokens: 18 },
+      finishReason: "tool-calls",
+    });
+  });
+
+  it("reports zero usage when the provider reports none", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: {
+        content: [{ type: "text", text: "hi" }],
+        finishReason: { unified: "stop", raw: undefined },
+        usage: {
+          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
+        warnings: [],
+      },
+    });
+    const turn = await createAiSdkDriver(model).generate(input([{ role: "user", content: "hi" }]));
+    expect(turn.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    expect(turn.finishReason).toBe("stop");
+  });
+});
+
+describe("createAiSdkDriver: streaming", () => {
+  const streaming = (parts: LanguageModelV3StreamPart[]) =>
+    new MockLanguageModelV3({ doStream: { stream: convertArrayToReadableStream(parts) } });
+
+  it("yields text deltas as they arrive, then exactly one turn with the assembled calls", async () => {
+    const model = streaming([
+      { type: "stream-start", warnings: [] },
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: "Hel" },
+      { type: "text-delta", id: "t", delta: "lo" },
+      { type: "text-end", id: "t" },
+      { type: "tool-input-start", id: "a", toolName: "weather" },
+      { type: "tool-input-delta", id: "a", delta: '{"city":' },
+      { type: "tool-input-start", id: "b", toolName: "weather" },
+      { type: "tool-input-delta", id: "a", delta: '"Oslo"}' },
+      { type: "tool-input-delta", id: "b", delta: '{"city":"Lima"}' },
+      { type: "tool-input-end", id: "a" },
+      { type: "tool-input-end", id: "b" },
+      // "a" closes with a tool-call part; "b" never does and is assembled from its input deltas.
+      { type: "tool-call", toolCallId: "a", toolName: "weather", input: '{"city":"Oslo"}' },
+      { type: "tool-call", toolCallId: "z", toolName: "weather", input: "oops" },
+      { type: "finish", usage: usage(5, 3), finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+    ]);
+    const parts = await collect(createAiSdkDriver(model).stream(input([{ role: "user", content: "hi" }])));
+    expect(parts).toEqual([
+      { type: "text", delta: "Hel" },
+      { type: "text", delta: "lo" },
+      {
+        type: "turn",
+        turn: {
+          text: "Hello",
+          toolCalls: [
+            { id: "a", name: "weather", args: { city: "Oslo" } },
+            { id: "b", name: "weather", args: { city: "Lima" } },
+            { id: "z", name: "weather", args: {}, invalidArgs: "oops" },
+          ],
+          usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 },
+          finishReason: "tool-calls",
+        },
+      },
+    ]);
+    expect(model.doStreamCalls[0]!.prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+
+  it("turns an error part into a ToolnexusError after the text already streamed", async () => {
+    const model = streaming([
+      { type: "text-delta", id: "t", delta: "partial" },
+      {
+        type: "error",
+        error: new APICallError({ message: "overloaded", url: "u", requestBodyValues: {}, statusCode: 529 }),
+      },
+    ]);
+    const seen: ModelStreamPart[] = [];
+    const error = await (async () => {
+      for await (const part of createAiSdkDriver(model).stream(input([{ role: "user", content: "hi" }]))) {
+        seen.push(part);
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([{ type: "text", delta: "partial" }]);
+    expect(isToolnexusError(error, "provider:http")).toBe(true);
+    expect((error as { status?: number }).status).toBe(529);
+  });
+});
+
+describe("createAiSdkDriver: errors", () => {
+  const failing = (error: unknown) =>
+    createAiSdkDriver(
+      new MockLanguageModelV3({
+        doGenerate: async () => {
+          throw error;
+        },
+        doStream: async () => {
+          throw error;
+        },
+      }),
+    );
+  const hi = input([{ role: "user", content: "hi" }]);
+
+  it("maps a provider status and body to provider:http, for generate and stream", async () => {
+    const apiError = new APICallError({
+      message: "Too Many Requests",
+      url: "http://127.0.0.1/x",
+      requestBodyValues: {},
+      statusCode: 429,
+      responseBody: '{"error":"slow down"}',
+    });
+    const driver = failing(apiError);
+    for (const attempt of [() => driver.generate(hi), () => collect(driver.stream(hi))]) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(isToolnexusError(error, "provider:http")).toBe(true);
+      expect(error).toMatchObject({ status: 429, body: '{"error":"slow down"}' });
+      expect((error as Error).cause).toBe(apiError);
+    }
+  });
+
+  it("maps an unreachable endpoint to provider:network and anything else to provider:malformed_response", async () => {
+    const unreachable = new APICallError({
+      message: "Cannot connect to API: ECONNREFUSED",
+      url: "http://127.0.0.1:9/x",
+      requestBodyValues: {},
+      isRetryable: true,
+    });
+    expect(
+      await failing(unreachable)
+        .generate(hi)
+        .catch((e: unknown) => (e as { code: string }).code),
+    ).toBe("provider:network");
+    const odd = await failing(new TypeError("cannot read choices"))
+      .generate(hi)
+      .catch((e: unknown) => e);
+    expect(isToolnexusError(odd, "provider:malformed_response")).toBe(true);
+    expect((odd as Error).message).toContain("cannot read choices");
+  });
+
+  it("reports an abort as aborted, and never calls the model when the signal is already aborted", async () => {
+    const model = new MockLanguageModelV3({ doGenerate: generated([{ type: "text", text: "never" }]) });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await createAiSdkDriver(model)
+      .generate(input([{ role: "user", content: "hi" }], { signal: controller.signal }))
+      .catch((e: unknown) => e);
+    expect(isToolnexusError(error, "aborted")).toBe(true);
+    expect(model.doGenerateCalls).toHaveLength(0);
+
+    const abortError = Object.assign(new Error("This operation was aborted"), { name: "AbortError" });
+    expect(
+      await failing(abortError)
+        .generate(hi)
+        .catch((e: unknown) => (e as { code: string }).code),
+    ).toBe("aborted");
+  });
+
+  it("rejects something that is not a v3 language model", () => {
+    expect(() => createAiSdkDriver("openai/gpt-4o" as never)).toThrow(/specification v3/);
+  });
+});
