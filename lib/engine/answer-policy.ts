@@ -1,0 +1,44 @@
+import type { Audience } from "./event-types";
+
+export type Role = "user" | "reviewer" | "admin";
+
+export interface Actor {
+  id: string;
+  role: Role;
+}
+
+/**
+ * Decides who answers what. Approvals go to reviewers by default, so the person who asked for
+ * a production deploy cannot wave it through themselves; input, questions and sign-ins are
+ * the owner's, since only they know the answer (and only they should hold the credentials).
+ */
+export interface AnswerPolicy {
+  audienceFor(kind: string): Audience;
+  mayAnswer(input: { actor: Actor; audience: Audience; ownerId: string }): boolean;
+  mayCancel(input: { actor: Actor; ownerId: string }): boolean;
+}
+
+export const defaultAudienceByKind: Readonly<Record<string, Audience>> = {
+  approval: "reviewers",
+  input: "owner",
+  question: "owner",
+  authorization: "owner",
+};
+
+export function createAnswerPolicy({
+  audienceByKind = {},
+  fallback = "owner",
+}: {
+  /** Overrides per kind, merged over the defaults. */
+  audienceByKind?: Record<string, Audience>;
+  /** The audience of kinds nobody configured. */
+  fallback?: Audience;
+} = {}): AnswerPolicy {
+  const table = new Map(Object.entries({ ...defaultAudienceByKind, ...audienceByKind }));
+  return {
+    audienceFor: (kind) => table.get(kind) ?? fallback,
+    mayAnswer: ({ actor, audience, ownerId }) =>
+      audience === "owner" ? actor.id === ownerId : actor.role === "reviewer" || actor.role === "admin",
+    mayCancel: ({ actor, ownerId }) => actor.id === ownerId || actor.role === "admin",
+  };
+}

@@ -1,0 +1,98 @@
+import pg from "pg";
+import { createMemoryEventBus, type EventBus } from "./event-bus";
+
+// Several app processes sharing one PostgreSQL learn about each other's events through
+// LISTEN/NOTIFY. A notification carries only the thread id and seq (NOTIFY payloads are
+// capped at 8000 bytes, and the rows are the truth); subscribers read the rows themselves.
+
+const channelPattern = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export interface PostgresEventBusOptions {
+  connectionString: string;
+  /** Tags this process's notifications so it does not react to its own echo. */
+  instanceId: string;
+  channel?: string;
+  /** Delay before reconnecting a dropped LISTEN connection. */
+  reconnectMs?: number;
+}
+
+export async function createPostgresEventBus({
+  connectionString,
+  instanceId,
+  channel = "toolnexus_events",
+  reconnectMs = 500,
+}: PostgresEventBusOptions): Promise<EventBus> {
+  if (!channelPattern.test(channel)) throw new Error(`invalid NOTIFY channel name: ${channel}`);
+  const local = createMemoryEventBus();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+
+  const onNotification = (message: pg.Notification) => {
+    if (message.channel !== channel || !message.payload) return;
+    try {
+      const { i, t, s } = JSON.parse(message.payload) as { i: string; t: string; s: number };
+      if (i !== instanceId && typeof t === "string" && Number.isInteger(s))
+        local.deliver({ threadId: t, seq: s });
+    } catch {
+      // Not ours; ignore.
+    }
+  };
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString });
+    next.on("notification", onNotification);
+    next.on("error", () => drop(next));
+    next.on("end", () => drop(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    // Whatever was notified while we were not listening is in the rows: have every live
+    // subscriber re-read.
+    for (const threadId of local.threads()) local.deliver({ threadId, seq: 0 });
+  };
+
+  const scheduleReconnect = () => {
+    if (closed || reconnectTimer) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      connect().catch(scheduleReconnect);
+    }, reconnectMs);
+  };
+
+  const drop = (dead: pg.Client) => {
+    if (client !== dead) return;
+    client = undefined;
+    dead.end().catch(() => {});
+    scheduleReconnect();
+  };
+
+  await connect();
+
+  return {
+    async publish(notice) {
+      local.deliver(notice);
+      const payload = JSON.stringify({ i: instanceId, t: notice.threadId, s: notice.seq });
+      // A lost NOTIFY only delays remote subscribers until the next one; the rows are committed.
+      await client?.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
+    },
+    listen: local.listen,
+    async close() {
+      closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      const current = client;
+      client = undefined;
+      await local.close();
+      await current?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { isAppError } from "@/lib/errors";
+import type { Request } from "@/lib/toolnexus/types";
+import { validateAnswer } from "./validate-answer";
+
+const flight: Request = {
+  id: "pnd-1",
+  kind: "input",
+  prompt: "Where to?",
+  data: {
+    schema: {
+      type: "object",
+      required: ["to", "date"],
+      properties: {
+        to: { type: "string", minLength: 3 },
+        date: { type: "string", format: "date" },
+        seats: { type: "integer", minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+  },
+};
+
+function errorOf(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("validateAnswer", () => {
+  it("accepts data that matches data.schema and echoes the request id", () => {
+    const answer = validateAnswer({
+      request: flight,
+      answer: { ok: true, data: { to: "LIS", date: "2026-12-01" } },
+    });
+    expect(answer).toEqual({ id: "pnd-1", ok: true, data: { to: "LIS", date: "2026-12-01" } });
+  });
+
+  it("reports every schema violation with its path", () => {
+    const error = errorOf(() =>
+      validateAnswer({
+        request: flight,
+        answer: { ok: true, data: { to: "L", date: "tomorrow", seats: 0 } },
+      }),
+    );
+    expect(isAppError(error, "invalid:answer")).toBe(true);
+    const paths = (error as { issues: { path: string }[] }).issues.map((issue) => issue.path).sort();
+    expect(paths).toEqual(["/date", "/seats", "/to"]);
+  });
+
+  it("treats missing data as an empty object when a schema requires fields", () => {
+    const error = errorOf(() => validateAnswer({ request: flight, answer: { ok: true } }));
+    expect(isAppError(error, "invalid:answer")).toBe(true);
+  });
+
+  it("turns any decline into reason 'declined' and drops its data", () => {
+    expect(validateAnswer({ request: flight, answer: { ok: false, data: { to: "x" } } })).toEqual({
+      id: "pnd-1",
+      ok: false,
+      reason: "declined",
+    });
+  });
+
+  it("refuses system-only reasons and malformed shapes as bad input", () => {
+    for (const answer of [{ ok: false, reason: "expired" }, { ok: "yes" }, null, { ok: true, data: [1] }]) {
+      expect(
+        isAppError(
+          errorOf(() => validateAnswer({ request: flight, answer })),
+          "bad_request:input",
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it("passes data through when the request has no schema", () => {
+    const approval: Request = { id: "a", kind: "approval", prompt: "ok?" };
+    expect(validateAnswer({ request: approval, answer: { ok: true, data: { note: "fine" } } })).toEqual({
+      id: "a",
+      ok: true,
+      data: { note: "fine" },
+    });
+    expect(validateAnswer({ request: approval, answer: { ok: true } })).toEqual({ id: "a", ok: true });
+  });
+});
