@@ -1,0 +1,45 @@
+import type { UIMessage } from "ai";
+import type { ParkedRequestView, RequestState, RunState } from "@/lib/engine/event-types";
+
+// The chat's message shape on the AI SDK UI protocol. Tool calls, parked requests and the
+// run's state travel as `data-*` parts keyed by a stable id, so a later write of the same id
+// (a result arriving, a request being answered) replaces the card in place.
+
+export type ToolCardState = "running" | "waiting" | "done" | "error";
+
+export interface ToolCardData {
+  toolCallId: string;
+  name: string;
+  args: Record<string, unknown>;
+  state: ToolCardState;
+  output?: string;
+}
+
+export interface RequestResolution {
+  status: Exclude<RequestState, "open">;
+  ok: boolean;
+  reason?: "declined" | "cancelled" | "expired";
+  actorId?: string;
+  at: string;
+}
+
+export interface RequestCardData {
+  view: ParkedRequestView;
+  /** When the request was parked (ISO 8601). */
+  createdAt: string;
+  resolution?: RequestResolution;
+}
+
+export interface RunCardData {
+  runId: string;
+  status: RunState;
+  error?: string;
+}
+
+export type ChatDataParts = {
+  tool: ToolCardData;
+  request: RequestCardData;
+  run: RunCardData;
+};
+
+export type ChatMessage = UIMessage<never, ChatDataParts>;
