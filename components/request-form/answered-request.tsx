@@ -15,7 +15,7 @@ export function AnsweredRequest({ status, answer }: { status: ClosedStatus; answ
   const shownData = answer.ok && answer.data && Object.keys(answer.data).length > 0 ? answer.data : undefined;
   return (
     <section className="tn-answered" aria-label="Answer">
-      <p className={`tn-badge tn-badge--${status}`}>{headline[status](answer)}</p>
+      <p className={`badge badge-${status}`}>{headline[status](answer)}</p>
       <p>
         {answer.answeredBy ? `By ${answer.answeredBy}` : "By the system"} on{" "}
         <time dateTime={answer.answeredAt}>{when.toUTCString()}</time>

@@ -37,17 +37,12 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           idPrefix={`approval${reasonId.replace(/:/g, "")}`}
           onValid={(values) => void send({ ok: true, data: values })}
         >
-          <button type="submit" className="tn-button tn-button--primary" disabled={busy}>
+          <button type="submit" className="button" disabled={busy}>
             Approve
           </button>
         </SchemaAnswerForm>
       ) : (
-        <button
-          type="button"
-          className="tn-button tn-button--primary"
-          disabled={busy}
-          onClick={() => void send({ ok: true })}
-        >
+        <button type="button" className="button" disabled={busy} onClick={() => void send({ ok: true })}>
           Approve
         </button>
       )}
@@ -60,7 +55,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           disabled={busy}
           onChange={(event) => setReason(event.target.value)}
         />
-        <button type="button" className="tn-button tn-button--danger" disabled={busy} onClick={decline}>
+        <button type="button" className="button button-danger" disabled={busy} onClick={decline}>
           Decline
         </button>
       </div>

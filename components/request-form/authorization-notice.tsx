@@ -15,7 +15,7 @@ export function AuthorizationNotice({ prompt, continueHref }: AuthorizationNotic
     return (
       <div className="tn-authorization">
         <p>{prompt}</p>
-        <a className="tn-button tn-button--primary" href={continueHref}>
+        <a className="button" href={continueHref}>
           Continue to {host}
         </a>
       </div>
@@ -24,7 +24,7 @@ export function AuthorizationNotice({ prompt, continueHref }: AuthorizationNotic
   return (
     <div className="tn-authorization">
       <p>{prompt}</p>
-      <button type="button" className="tn-button" disabled>
+      <button type="button" className="button" disabled>
         Sign-in required
       </button>
     </div>

@@ -37,11 +37,11 @@ export function JsonAnswerForm({ submit, onSent }: { submit: SubmitAnswer; onSen
         onChange={(event) => setText(event.target.value)}
       />
       {error && (
-        <p id={`${id}-error`} className="tn-field-error">
+        <p id={`${id}-error`} className="field-error">
           {error}
         </p>
       )}
-      <button type="submit" className="tn-button tn-button--primary" disabled={busy}>
+      <button type="submit" className="button" disabled={busy}>
         Send answer
       </button>
       <SubmitStatus state={state} />

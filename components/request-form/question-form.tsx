@@ -77,14 +77,14 @@ export function QuestionForm({ questions, submit, onSent }: QuestionFormProps) {
               />
             )}
             {invalid && (
-              <p id={errorId} className="tn-field-error">
+              <p id={errorId} className="field-error">
                 Please answer this question.
               </p>
             )}
           </fieldset>
         );
       })}
-      <button type="submit" className="tn-button tn-button--primary" disabled={busy}>
+      <button type="submit" className="button" disabled={busy}>
         Send answer
       </button>
       <SubmitStatus state={state} />

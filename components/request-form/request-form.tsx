@@ -24,7 +24,7 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
   if (view.status !== "open") return <AnsweredRequest status={view.status} answer={view.answer} />;
   if (!canAnswer) {
     return (
-      <p className="tn-note">
+      <p className="muted">
         {view.audience === "reviewers" ? "Waiting for a reviewer." : "Waiting for the user to answer."}
       </p>
     );

@@ -25,7 +25,7 @@ export function SchemaRequestForm({ schema, submit, onSent }: SchemaRequestFormP
         idPrefix={prefix}
         onValid={(data) => void send({ ok: true, data })}
       >
-        <button type="submit" className="tn-button tn-button--primary" disabled={busy}>
+        <button type="submit" className="button" disabled={busy}>
           Submit
         </button>
       </SchemaAnswerForm>

@@ -6,14 +6,14 @@ import type { SubmitState } from "./use-answer-submit";
 export function SubmitStatus({ state }: { state: SubmitState }) {
   if (state.status === "sent") {
     return (
-      <p role="status" className="tn-note tn-note--ok">
+      <p role="status" className="alert alert-info">
         Answer sent.
       </p>
     );
   }
   if (state.status === "failed") {
     return (
-      <p role="alert" className="tn-note tn-note--error">
+      <p role="alert" className="alert alert-error">
         {state.message}
       </p>
     );

@@ -45,7 +45,7 @@ describe("RunChunkTranslator", () => {
 
   it("replaces the request card when it is resolved and finishes with the run", () => {
     const translator = new RunChunkTranslator("r1");
-    parkedRun.forEach((event) => translator.push(event));
+    for (const event of parkedRun) translator.push(event);
     const tail = eventLog("t1", [
       { runId: "r1", type: "request_resolved", id: "req-1", status: "answered", ok: true, actorId: "u-rev" },
       {
