@@ -1,1 +1,25 @@
+export { createAiSdkDriver } from "./ai-sdk-driver";
+export { canonicalJson, createCheckpoint, verifyCheckpoint } from "./checkpoint";
+export { createClientFromDriver } from "./client-from-driver";
+export { defineTool, type ToolDefinition } from "./define-tool";
 export * from "./errors";
+export { defaultDecline } from "./execute-turn";
+export {
+  createInProcessDriver,
+  type InProcessDriverOptions,
+  type InProcessGenerate,
+  type InProcessPart,
+  type InProcessReply,
+  type InProcessToolCall,
+} from "./in-process-driver";
+export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
+export { createQuestionTool, formatQuestions, type Question } from "./question-tool";
+export { DEFAULT_MAX_TURNS } from "./run-loop";
+export {
+  type AnthropicToolSchema,
+  createToolkit,
+  type OpenAiToolSchema,
+  type Toolkit,
+  type ToolkitOptions,
+} from "./toolkit";
+export type * from "./types";

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { verifyCheckpoint } from "./checkpoint";
+import { ToolnexusError } from "./errors";
+import { createEventChannel } from "./event-channel";
+import { runLoop } from "./run-loop";
+import { emptyUsage, type RunContext, type RunState } from "./run-state";
+import type {
+  Answer,
+  Checkpoint,
+  Client,
+  LoopOptions,
+  Message,
+  ModelDriver,
+  ResumeOptions,
+  RunOptions,
+  RunResult,
+  StreamEvent,
+} from "./types";
+
+const REASONS = new Set(["declined", "cancelled", "expired"]);
+
+function checkAnswer(value: unknown): Answer {
+  const answer = value as Answer;
+  const valid =
+    typeof answer === "object" &&
+    answer !== null &&
+    typeof answer.id === "string" &&
+    typeof answer.ok === "boolean" &&
+    (answer.data === undefined || (typeof answer.data === "object" && answer.data !== null)) &&
+    (answer.reason === undefined || REASONS.has(answer.reason));
+  if (!valid) throw new ToolnexusError("answer:invalid", "An answer needs a string id and a boolean ok");
+  return answer;
+}
+
+/** Matches answers to the checkpoint's parked requests; any mismatch refuses the whole resume. */
+function matchAnswers(checkpoint: Checkpoint, answers: Answer | Answer[]): Map<string, Answer> {
+  const parked = new Set<string>();
+  for (const slot of checkpoint.slots)
+    if (slot.state.status === "suspended") parked.add(slot.state.request.id);
+  const matched = new Map<string, Answer>();
+  for (const raw of Array.isArray(answers) ? answers : [answers]) {
+    const answer = checkAnswer(raw);
+    if (!parked.has(answer.id)) {
+      throw new ToolnexusError("answer:unknown_id", `No parked request has id "${answer.id}"`);
+    }
+    if (matched.has(answer.id)) {
+      throw new ToolnexusError("answer:invalid", `Request "${answer.id}" was answered twice`);
+    }
+    matched.set(answer.id, answer);
+  }
+  return matched;
+}
+
+type Start = (
+  signal: AbortSignal | undefined,
+  emit: RunContext["emit"],
+  streaming: boolean,
+) => Promise<RunResult>;
+
+/** Runs `start` with events flowing out as an async iterator; leaving the loop early aborts the run. */
+async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+  const channel = createEventChannel<StreamEvent>();
+  const stop = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
+  start(signal, channel.push, true).then(
+    (result) => {
+      channel.push({ type: "done", result });
+      channel.close();
+    },
+    (error: unknown) => channel.close(error ?? new Error("The run failed")),
+  );
+  try {
+    yield* channel;
+  } finally {
+    stop.abort();
+  }
+}
+
+const ignore = () => {};
+
+/** The toolnexus loop around any ModelDriver: HTTP wire styles, the AI SDK bridge, a function. */
+export function createClientFromDriver(driver: ModelDriver, options: LoopOptions = {}): Client {
+  const fresh = (prompt: string, opts: RunOptions): Start => {
+    return (signal, emit, streaming) => {
+      const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
+      const state: RunState = {
+        runId: opts.runId ?? `run-${randomUUID()}`,
+        messages,
+        slots: [],
+        toolCalls: [],
+        turns: 0,
+        usage: emptyUsage(),
+      };
+      return runLoop(context(state, opts, signal, emit, streaming));
+    };
+  };
+
+  const resumed = (checkpoint: Checkpoint, answers: Answer | Answer[], opts: ResumeOptions): Start => {
+    // Validate before anything runs, so a refused resume has no effects at all.
+    const verified = verifyCheckpoint(checkpoint, options.checkpointKey);
+    const matched = matchAnswers(verified, answers);
+    return (signal, emit, streaming) => {
+      const { digest: _digest, version: _version, model: _model, ...state } = verified;
+      return runLoop(context(state, opts, signal, emit, streaming), matched);
+    };
+  };
+
+  const context = (
+    state: RunState,
+    opts: RunOptions | ResumeOptions,
+    signal: AbortSignal | undefined,
+    emit: RunContext["emit"],
+    streaming: boolean,
+  ): RunContext => {
+    const run: RunContext = { driver, options, state, streaming, emit, persisted: Promise.resolve() };
+    if (opts.toolkit) run.toolkit = opts.toolkit;
+    if (signal) run.signal = signal;
+    if (opts.onCheckpoint) run.onCheckpoint = opts.onCheckpoint;
+    return run;
+  };
+
+  return {
+    model: driver.model,
+    run: (prompt, opts = {}) => fresh(prompt, opts)(opts.signal, ignore, false),
+    stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), opts.signal),
+    async resume(checkpoint, answers, opts = {}) {
+      return resumed(checkpoint, answers, opts)(opts.signal, ignore, false);
+    },
+    resumeStream(checkpoint, answers, opts = {}) {
+      // Checkpoint and answer errors surface on the first next(), like any other stream failure.
+      return (async function* () {
+        yield* streamOf(resumed(checkpoint, answers, opts), opts.signal);
+      })();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { callModel } from "./call-model";
+import { executeTurn } from "./execute-turn";
+import { addUsage, type RunContext, reachSafePoint, snapshot, throwIfAborted } from "./run-state";
+import { haltedView, queuedSlots, suspendedRequests, toolCallRecord, toolMessage } from "./tool-slots";
+import type { Answer, Message, RunResult } from "./types";
+
+export const DEFAULT_MAX_TURNS = 20;
+
+function baseResult(run: RunContext, status: RunResult["status"], text: string): RunResult {
+  const { state } = run;
+  return {
+    status,
+    text,
+    messages: state.messages,
+    toolCalls: state.toolCalls,
+    toolCallCount: state.toolCalls.length,
+    turns: state.turns,
+    usage: state.usage,
+    model: run.driver.model,
+  };
+}
+
+function lastAssistantText(messages: Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i]!;
+    if (message.role === "assistant") return message.content;
+  }
+  return "";
+}
+
+async function halt(run: RunContext): Promise<RunResult> {
+  const suspended = suspendedRequests(run.state.slots);
+  const view = haltedView(run.state.slots);
+  const checkpoint = snapshot(run);
+  await run.persisted;
+  if (run.onCheckpoint) await run.onCheckpoint(checkpoint);
+  const result = baseResult(run, "pending", suspended[0]!.prompt);
+  result.messages = [...run.state.messages, ...view.messages];
+  result.toolCalls = [...run.state.toolCalls, ...view.records];
+  result.toolCallCount = result.toolCalls.length;
+  result.pending = suspended[0]!;
+  result.suspended = suspended;
+  result.checkpoint = checkpoint;
+  return result;
+}
+
+/** Every slot has its result: the tool messages go in, in tool-call order, and the turn closes. */
+function closeTurn(run: RunContext): void {
+  const { state } = run;
+  for (const slot of state.slots) {
+    if (slot.state.status !== "done") continue;
+    state.messages.push(toolMessage(slot.call, slot.state.result));
+    state.toolCalls.push(toolCallRecord(slot.call, slot.state.result));
+  }
+  state.slots = [];
+}
+
+/**
+ * The agent loop from wherever `run.state` stands: finish the open turn (using `answers` for
+ * its suspensions), then alternate model calls and tool turns until the model stops calling
+ * tools, a suspension halts the run, or `maxTurns` is reached.
+ */
+export async function runLoop(
+  run: RunContext,
+  answers: ReadonlyMap<string, Answer> = new Map(),
+): Promise<RunResult> {
+  const { state } = run;
+  const maxTurns = run.options.maxTurns ?? DEFAULT_MAX_TURNS;
+  let pendingAnswers = answers;
+  for (;;) {
+    throwIfAborted(run.signal);
+    if (state.slots.length > 0) {
+      await executeTurn(run, pendingAnswers);
+      pendingAnswers = new Map();
+      if (state.slots.some((slot) => slot.state.status === "suspended")) return halt(run);
+      closeTurn(run);
+      continue;
+    }
+    if (state.turns >= maxTurns) {
+      const result = baseResult(run, "incomplete", lastAssistantText(state.messages));
+      result.limit = "maxTurns";
+      return result;
+    }
+    const turn = await callModel(run);
+    state.turns += 1;
+    state.usage = addUsage(state.usage, turn.usage);
+    run.emit({ type: "usage", usage: turn.usage });
+    const assistant: Message = { role: "assistant", content: turn.text };
+    if (turn.toolCalls.length > 0) assistant.toolCalls = turn.toolCalls;
+    state.messages.push(assistant);
+    if (turn.toolCalls.length === 0) return baseResult(run, "done", turn.text);
+    state.slots = queuedSlots(turn.toolCalls);
+    for (const call of turn.toolCalls)
+      run.emit({ type: "tool_call", id: call.id, name: call.name, args: call.args });
+    await reachSafePoint(run);
+  }
+}

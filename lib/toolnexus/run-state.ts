@@ -1,0 +1,117 @@
+import { createCheckpoint } from "./checkpoint";
+import { ToolnexusError } from "./errors";
+import type {
+  Checkpoint,
+  LoopOptions,
+  Message,
+  ModelDriver,
+  StreamEvent,
+  ToolCallRecord,
+  ToolkitLike,
+  ToolSlot,
+  Usage,
+} from "./types";
+
+/** Everything a checkpoint captures; the loop mutates it in place as the run advances. */
+export interface RunState {
+  runId: string;
+  messages: Message[];
+  /** The tool calls of the current turn; empty between turns. */
+  slots: ToolSlot[];
+  /** Records of every tool call of the finished turns. */
+  toolCalls: ToolCallRecord[];
+  turns: number;
+  usage: Usage;
+}
+
+/** One run (or one resume) in flight: its state plus the collaborators it talks to. */
+export interface RunContext {
+  driver: ModelDriver;
+  options: LoopOptions;
+  toolkit?: ToolkitLike;
+  signal?: AbortSignal;
+  streaming: boolean;
+  emit: (event: StreamEvent) => void;
+  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+  state: RunState;
+  /** Serializes onCheckpoint calls so a host sees safe points in order, one at a time. */
+  persisted: Promise<void>;
+}
+
+export function snapshot(run: RunContext): Checkpoint {
+  const { state } = run;
+  return createCheckpoint(
+    {
+      version: 1,
+      runId: state.runId,
+      model: run.driver.model,
+      messages: state.messages,
+      slots: state.slots,
+      toolCalls: state.toolCalls,
+      turns: state.turns,
+      usage: state.usage,
+    },
+    run.options.checkpointKey,
+  );
+}
+
+/** A safe point: snapshot now, hand it to the host, and wait until the host has taken it. */
+export function reachSafePoint(run: RunContext): Promise<void> {
+  const { onCheckpoint } = run;
+  // Without a listener there is nothing to persist, so no serialization cost on the hot path.
+  if (!onCheckpoint) return run.persisted;
+  const checkpoint = snapshot(run);
+  run.persisted = run.persisted.then(() => onCheckpoint(checkpoint));
+  return run.persisted;
+}
+
+export function abortError(signal: AbortSignal): ToolnexusError {
+  return new ToolnexusError("aborted", "The run was aborted", { cause: signal.reason });
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts, whichever comes first. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export function addUsage(total: Usage, more: Usage): Usage {
+  return {
+    promptTokens: total.promptTokens + (more.promptTokens || 0),
+    completionTokens: total.completionTokens + (more.completionTokens || 0),
+    totalTokens: total.totalTokens + (more.totalTokens || 0),
+  };
+}
+
+export function emptyUsage(): Usage {
+  return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+}
+
+export function reportMetric(
+  run: RunContext,
+  metric: Parameters<NonNullable<LoopOptions["onMetric"]>>[0],
+): void {
+  if (!run.options.onMetric) return;
+  // An observer's bug must not change the outcome of the run it observes.
+  try {
+    run.options.onMetric(metric);
+  } catch {}
+}
