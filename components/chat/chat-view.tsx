@@ -1,0 +1,86 @@
+"use client";
+
+import { useChat } from "@ai-sdk/react";
+import { useCallback, useId, useMemo, useState } from "react";
+import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
+import type { ChatMessage } from "./chat-message";
+import { MessageList } from "./message-list";
+import { type StartRun, ThreadChatTransport } from "./thread-chat-transport";
+
+export type AnswerInChat = (input: { requestId: string; answer: AnswerDraft }) => Promise<SubmitOutcome>;
+
+interface ChatViewProps {
+  threadId: string;
+  viewerId: string;
+  initialMessages: ChatMessage[];
+  /** True when the thread's last run is still running or parked: the view reattaches to it. */
+  active: boolean;
+  startRun: StartRun;
+  answer: AnswerInChat;
+}
+
+function lastRunBusy(messages: ChatMessage[]): boolean {
+  const last = messages.at(-1);
+  if (!last || last.role !== "assistant") return false;
+  const run = last.parts.findLast((part) => part.type === "data-run");
+  return run?.type === "data-run" && (run.data.status === "running" || run.data.status === "pending");
+}
+
+export function ChatView({ threadId, viewerId, initialMessages, active, startRun, answer }: ChatViewProps) {
+  const transport = useMemo(() => new ThreadChatTransport({ threadId, startRun }), [threadId, startRun]);
+  const { messages, sendMessage, status, error, clearError } = useChat<ChatMessage>({
+    id: threadId,
+    messages: initialMessages,
+    transport,
+    resume: active,
+  });
+  const [text, setText] = useState("");
+  const inputId = useId();
+
+  const submitFor = useCallback(
+    (requestId: string): SubmitAnswer =>
+      (draft) =>
+        answer({ requestId, answer: draft }),
+    [answer],
+  );
+
+  const busy = status === "submitted" || status === "streaming" || lastRunBusy(messages);
+
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const trimmed = text.trim();
+    if (!trimmed || busy) return;
+    clearError();
+    setText("");
+    void sendMessage({ text: trimmed });
+  };
+
+  return (
+    <div className="chat">
+      <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} />
+      {error && (
+        <p role="alert" className="alert alert-error">
+          {error.message}
+        </p>
+      )}
+      <form className="chat-input" onSubmit={onSubmit}>
+        <label htmlFor={inputId} className="visually-hidden">
+          Message
+        </label>
+        <textarea
+          id={inputId}
+          rows={2}
+          value={text}
+          placeholder={busy ? "The agent is working on your last message…" : "Ask the agent for something"}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey) onSubmit(event);
+          }}
+        />
+        <button type="submit" className="button" disabled={busy || text.trim().length === 0}>
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}

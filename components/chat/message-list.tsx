@@ -1,0 +1,54 @@
+"use client";
+
+import type { SubmitAnswer } from "@/components/request-form/request-view";
+import type { ChatMessage } from "./chat-message";
+import { PendingCard } from "./pending-card";
+import { RunStatusLine } from "./run-status-line";
+import { ToolCallCard } from "./tool-call-card";
+
+interface MessageListProps {
+  messages: ChatMessage[];
+  viewerId: string;
+  submitFor: (requestId: string) => SubmitAnswer;
+}
+
+export function MessageList({ messages, viewerId, submitFor }: MessageListProps) {
+  if (messages.length === 0) {
+    return <p className="muted">No messages yet. Ask for something below.</p>;
+  }
+  return (
+    <ol className="message-list" aria-label="Messages">
+      {messages.map((message) => (
+        <li key={message.id} className={`message message-${message.role}`}>
+          <span className="visually-hidden">{message.role === "user" ? "You said:" : "Assistant:"}</span>
+          {message.parts.map((part, index) => {
+            const key = "id" in part && part.id ? `${part.type}-${part.id}` : `${part.type}-${index}`;
+            switch (part.type) {
+              case "text":
+                return (
+                  <p key={key} className="message-text">
+                    {part.text}
+                  </p>
+                );
+              case "data-tool":
+                return <ToolCallCard key={key} tool={part.data} />;
+              case "data-request":
+                return (
+                  <PendingCard
+                    key={key}
+                    card={part.data}
+                    viewerId={viewerId}
+                    submit={submitFor(part.data.view.id)}
+                  />
+                );
+              case "data-run":
+                return <RunStatusLine key={key} run={part.data} />;
+              default:
+                return null;
+            }
+          })}
+        </li>
+      ))}
+    </ol>
+  );
+}

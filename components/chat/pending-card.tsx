@@ -1,0 +1,39 @@
+"use client";
+
+import Link from "next/link";
+import { RequestForm } from "@/components/request-form/request-form";
+import type { SubmitAnswer } from "@/components/request-form/request-view";
+import type { RequestCardData } from "./chat-message";
+import { ExpiryCountdown } from "./expiry-countdown";
+import { requestCardView } from "./request-card-view";
+
+interface PendingCardProps {
+  card: RequestCardData;
+  viewerId: string;
+  submit: SubmitAnswer;
+}
+
+/**
+ * A parked request inside the chat. Requests addressed to the chat's owner are answered right
+ * here; approvals wait for a reviewer in the inbox. The card is rewritten in place when anyone
+ * answers, so it never needs a reload to show the outcome.
+ */
+export function PendingCard({ card, viewerId, submit }: PendingCardProps) {
+  const view = requestCardView(card, viewerId);
+  const { request, audience } = card.view;
+  const open = view.status === "open";
+  return (
+    <article className={`pending-card pending-card-${view.status}`} aria-label={`Request: ${request.kind}`}>
+      <header className="pending-card-header">
+        <span className="badge">{request.kind}</span>
+        <span className="muted">{audience === "reviewers" ? "A reviewer must act" : "You must act"}</span>
+        {open && request.expiresAt && <ExpiryCountdown expiresAt={request.expiresAt} />}
+      </header>
+      <p className="pending-card-prompt">{request.prompt}</p>
+      <RequestForm view={view} submit={submit} canAnswer={audience === "owner"} />
+      <Link href={`/requests/${card.view.id}`} className="pending-card-link">
+        Open request page
+      </Link>
+    </article>
+  );
+}

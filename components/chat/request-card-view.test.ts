@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { RequestCardData } from "./chat-message";
+import { requestCardView } from "./request-card-view";
+
+const card: RequestCardData = {
+  createdAt: "2026-01-01T12:00:00.000Z",
+  view: {
+    id: "req-1",
+    request: { id: "pnd-1", kind: "approval", prompt: "Deploy?" },
+    runId: "r1",
+    toolCallId: "c1",
+    toolName: "deploy",
+    args: { version: "1.0" },
+    audience: "reviewers",
+    status: "open",
+  },
+};
+
+describe("requestCardView", () => {
+  it("keeps an unresolved card open", () => {
+    expect(requestCardView(card, "u1")).toMatchObject({
+      status: "open",
+      toolName: "deploy",
+      audience: "reviewers",
+    });
+  });
+
+  it("names the viewer as 'you' and anyone else as a reviewer", () => {
+    const at = "2026-01-01T12:05:00.000Z";
+    const mine = requestCardView(
+      { ...card, resolution: { status: "answered", ok: true, actorId: "u1", at } },
+      "u1",
+    );
+    expect(mine).toMatchObject({
+      status: "answered",
+      answer: { ok: true, answeredBy: "you", answeredAt: at },
+    });
+    const theirs = requestCardView(
+      { ...card, resolution: { status: "answered", ok: false, reason: "declined", actorId: "u9", at } },
+      "u1",
+    );
+    expect(theirs).toMatchObject({ answer: { ok: false, reason: "declined", answeredBy: "a reviewer" } });
+  });
+
+  it("leaves the answerer out when the system resolved the request", () => {
+    const view = requestCardView(
+      { ...card, resolution: { status: "expired", ok: false, reason: "expired", at: card.createdAt } },
+      "u1",
+    );
+    expect(view.status).toBe("expired");
+    if (view.status !== "open") expect(view.answer.answeredBy).toBeUndefined();
+  });
+});

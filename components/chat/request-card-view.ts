@@ -1,0 +1,27 @@
+import type { RequestView } from "@/components/request-form/request-view";
+import type { RequestCardData } from "./chat-message";
+
+/** Adapts a chat card to the shared form's view; the chat knows answerers only by id. */
+export function requestCardView(card: RequestCardData, viewerId: string): RequestView {
+  const base = {
+    request: card.view.request,
+    audience: card.view.audience,
+    toolName: card.view.toolName,
+    args: card.view.args,
+    createdAt: card.createdAt,
+  };
+  const resolution = card.resolution;
+  if (!resolution) return { status: "open", ...base };
+  let answeredBy: string | undefined;
+  if (resolution.actorId) answeredBy = resolution.actorId === viewerId ? "you" : "a reviewer";
+  return {
+    status: resolution.status,
+    ...base,
+    answer: {
+      ok: resolution.ok,
+      answeredAt: resolution.at,
+      ...(resolution.reason ? { reason: resolution.reason } : {}),
+      ...(answeredBy ? { answeredBy } : {}),
+    },
+  };
+}
