@@ -21,7 +21,7 @@ interface ChatViewProps {
 
 function lastRunBusy(messages: ChatMessage[]): boolean {
   const last = messages.at(-1);
-  if (!last || last.role !== "assistant") return false;
+  if (last?.role !== "assistant") return false;
   const run = last.parts.findLast((part) => part.type === "data-run");
   return run?.type === "data-run" && (run.data.status === "running" || run.data.status === "pending");
 }
