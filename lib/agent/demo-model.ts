@@ -1,0 +1,96 @@
+import type { InProcessPart, Message, ModelInput } from "toolnexus";
+import { type DemoIntent, parseDemoIntent } from "./demo-intent";
+import { composeReply, latestToolResults } from "./demo-reply";
+
+export const DEMO_MODEL_NAME = "toolnexus-demo";
+
+/** The OAuth demo registers a tool by this name; until then the model says it is missing. */
+export const BALANCE_TOOL_NAME = "get_balance";
+
+export const DEMO_HELP = [
+  "I'm the offline demo model. I understand a few requests:",
+  "• “deploy v1.4 to production” (needs a reviewer) or “deploy api v2.0 to staging”",
+  "• “refund order 1234 for $250” (above $100 needs a reviewer)",
+  "• “book a flight from BER to LIS on 2030-05-01 for 2” (I'll ask for what's missing)",
+  "• “ask me a question”",
+  "• “what's my balance”",
+].join("\n");
+
+function lastUserText(messages: Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "user") return message.content;
+  }
+  return "";
+}
+
+function plan(
+  intent: DemoIntent,
+): { preface: string; tool: string; args: Record<string, unknown> } | undefined {
+  switch (intent.kind) {
+    case "deploy": {
+      const { service, version, environment } = intent.args;
+      return {
+        preface: `Deploying ${service} ${version} to ${environment}.`,
+        tool: "deploy",
+        args: intent.args,
+      };
+    }
+    case "refund":
+      return {
+        preface: `Refunding order ${intent.args.orderId} for $${intent.args.amount.toFixed(2)}.`,
+        tool: "refund",
+        args: intent.args,
+      };
+    case "book_flight":
+      return { preface: "Let me book that flight.", tool: "book_flight", args: intent.args };
+    case "question":
+      return { preface: "I have a question for you.", tool: "question", args: intent.args };
+    case "balance":
+      return { preface: "Checking your balance.", tool: BALANCE_TOOL_NAME, args: {} };
+    case "help":
+      return undefined;
+  }
+}
+
+/** Splits text into small word groups so the UI visibly streams, as with a hosted model. */
+export function toDeltas(text: string, wordsPerDelta = 3): string[] {
+  const words = text.match(/\S+\s*/g) ?? [];
+  const leading = /^\s*/.exec(text)?.[0] ?? "";
+  const deltas: string[] = [];
+  for (let i = 0; i < words.length; i += wordsPerDelta)
+    deltas.push(words.slice(i, i + wordsPerDelta).join(""));
+  if (leading && deltas.length > 0) deltas[0] = leading + deltas[0];
+  return deltas;
+}
+
+function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/**
+ * The offline demo model: reads the conversation, picks at most one tool per turn from the
+ * latest user message, and answers from the tool results once they are back.
+ */
+export async function* demoGenerate(input: ModelInput): AsyncGenerator<InProcessPart> {
+  const promptTokens = estimateTokens(input.messages.map((m) => m.content).join("\n"));
+  const last = input.messages.at(-1);
+  let text: string;
+
+  if (last?.role === "tool") {
+    text = composeReply(latestToolResults(input.messages));
+  } else {
+    const step = plan(parseDemoIntent(lastUserText(input.messages)));
+    const available = new Set(input.tools.map((tool) => tool.name));
+    if (step && available.has(step.tool)) {
+      for (const delta of toDeltas(step.preface)) yield { type: "text", delta };
+      yield { type: "tool_call", name: step.tool, args: step.args };
+      yield { type: "usage", usage: { promptTokens, completionTokens: estimateTokens(step.preface) + 8 } };
+      return;
+    }
+    text = step ? `The ${step.tool} tool is not available in this workspace.\n\n${DEMO_HELP}` : DEMO_HELP;
+  }
+
+  for (const delta of toDeltas(text)) yield { type: "text", delta };
+  yield { type: "usage", usage: { promptTokens, completionTokens: estimateTokens(text) } };
+}
