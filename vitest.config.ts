@@ -6,6 +6,8 @@ export default defineConfig({
     alias: {
       "@": path.resolve(import.meta.dirname),
       toolnexus: path.resolve(import.meta.dirname, "lib/toolnexus/index.ts"),
+      // Tests run outside React's server environment; this is what the package resolves to there.
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
     },
   },
   test: {

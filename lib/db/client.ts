@@ -1,0 +1,88 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
+import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
+import { resolveDatabaseUrl, sqliteFileOf } from "./database-url";
+
+/**
+ * The typed database client. Both generated clients come from the same model and differ only in
+ * provider internals, so the SQLite client's type describes the PostgreSQL one as well.
+ */
+export type Db = SqlitePrismaClient;
+
+export type { Prisma } from "@/lib/generated/sqlite/client";
+
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+// WAL lets readers proceed during a write; NORMAL sync is durable across app crashes in WAL
+// mode and keeps a commit to one fsync-free append, which the park/answer latency targets need.
+const SQLITE_CONNECTION_PRAGMAS = [
+  "PRAGMA journal_mode = WAL;",
+  "PRAGMA synchronous = NORMAL;",
+  "PRAGMA foreign_keys = ON;",
+  `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS};`,
+].join("\n");
+
+function sqliteAdapterFactory(url: string): SqlDriverAdapterFactory {
+  const file = sqliteFileOf(url);
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const inner = new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    async connect() {
+      const adapter = await inner.connect();
+      await adapter.executeScript(SQLITE_CONNECTION_PRAGMAS);
+      return adapter;
+    },
+  };
+}
+
+function postgresAdapterFactory(url: string, poolMax: number): SqlDriverAdapterFactory {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema") ?? undefined;
+  parsed.searchParams.delete("schema");
+  return new PrismaPg({ connectionString: parsed.toString(), max: poolMax }, schema ? { schema } : undefined);
+}
+
+export type CreateDbOptions = {
+  /** Defaults to DATABASE_URL (unset: the embedded SQLite file). */
+  url?: string;
+  /** PostgreSQL pool size; defaults to DATABASE_POOL_MAX or 10. */
+  poolMax?: number;
+};
+
+/** A new client of its own (tests, scripts); the caller must `$disconnect()` it. */
+export function createDb({ url, poolMax }: CreateDbOptions = {}): Db {
+  const resolved = resolveDatabaseUrl(url ?? process.env.DATABASE_URL);
+  if (resolved.provider === "sqlite") {
+    return new SqlitePrismaClient({ adapter: sqliteAdapterFactory(resolved.url) });
+  }
+  const max = poolMax ?? (Number(process.env.DATABASE_POOL_MAX) || 10);
+  const client = new PostgresPrismaClient({ adapter: postgresAdapterFactory(resolved.url, max) });
+  return client as unknown as Db;
+}
+
+type DbGlobal = typeof globalThis & { __toolnexusDb?: Db };
+
+/**
+ * The process-wide client for DATABASE_URL. Kept on globalThis so that Next's dev-mode module
+ * reloading does not open a new pool on every edit.
+ */
+export function getDb(): Db {
+  const holder = globalThis as DbGlobal;
+  holder.__toolnexusDb ??= createDb();
+  return holder.__toolnexusDb;
+}
+
+/** Closes the process-wide client (graceful shutdown, end of a test run). */
+export async function closeDb(): Promise<void> {
+  const holder = globalThis as DbGlobal;
+  const db = holder.__toolnexusDb;
+  holder.__toolnexusDb = undefined;
+  await db?.$disconnect();
+}

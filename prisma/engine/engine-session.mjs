@@ -1,0 +1,125 @@
+// One schema-engine session: the WebAssembly engine bound to one datasource, answering the
+// JSON-RPC methods of the native `schema-engine` binary by their native names.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  createPostgresAdapterFactory,
+  createSqliteAdapterFactory,
+  providerOfUrl,
+} from "./create-adapter-factory.mjs";
+import { createDatabase } from "./database-admin.mjs";
+import { loadSchemaEngine } from "./load-schema-engine.mjs";
+
+const require = createRequire(import.meta.url);
+const { bindMigrationAwareSqlAdapterFactory } = require("@prisma/driver-adapter-utils");
+
+const MIGRATIONS_TABLE_MISSING = /_prisma_migrations/;
+
+export class EngineSession {
+  /**
+   * @param {{ datasource: { url: string, shadowDatabaseUrl?: string },
+   *           datamodelPaths?: string[], log?: (line: string) => void }} options
+   */
+  constructor({ datasource, datamodelPaths = [], log = () => {} }) {
+    this.datasource = datasource;
+    this.datamodelPaths = datamodelPaths;
+    this.log = log;
+    this.provider = providerOfUrl(datasource.url);
+    this.engine = null;
+    this.mainAdapters = [];
+  }
+
+  async ensureEngine() {
+    if (this.engine) return this.engine;
+    const { SchemaEngine } = await loadSchemaEngine();
+    const track = (adapter) => this.mainAdapters.push(adapter);
+    const factory =
+      this.provider === "sqlite"
+        ? createSqliteAdapterFactory(this.datasource, track)
+        : createPostgresAdapterFactory(this.datasource, track);
+    const datamodels = this.datamodelPaths.map((file) => [file, readFileSync(file, "utf8")]);
+    this.engine = await SchemaEngine.new(
+      { datamodels: datamodels.length > 0 ? datamodels : undefined },
+      (line) => this.log(line),
+      bindMigrationAwareSqlAdapterFactory(factory),
+    );
+    return this.engine;
+  }
+
+  /** Dispatches one JSON-RPC method; resolves with its result or rejects with the engine error. */
+  async call(method, params) {
+    switch (method) {
+      case "createDatabase":
+        return {
+          databaseName: await createDatabase(urlOfDatasourceParam(params?.datasource, this.datasource)),
+        };
+      case "getDatabaseVersion":
+        return (await this.ensureEngine()).version();
+      case "reset":
+        return this.reset(params);
+      case "devDiagnostic":
+      case "diagnoseMigrationHistory":
+        return this.withMigrationsTable(method, params);
+      default: {
+        const engine = await this.ensureEngine();
+        if (typeof engine[method] !== "function" || method === "free" || method === "constructor") {
+          throw Object.assign(new Error(`Method not found: ${method}`), { rpcCode: -32601 });
+        }
+        return engine[method](params);
+      }
+    }
+  }
+
+  // On a database that was never migrated the engine queries `_prisma_migrations` anyway and
+  // fails (P1014) where the native engine reports "no history". Creating the table with the
+  // engine's own bootstrap (an empty applyMigrations) and asking again gives the native answer.
+  async withMigrationsTable(method, params) {
+    const engine = await this.ensureEngine();
+    try {
+      return await engine[method](params);
+    } catch (error) {
+      if (!MIGRATIONS_TABLE_MISSING.test(String(error?.message))) throw error;
+      await engine.applyMigrations({
+        migrationsList: { ...params.migrationsList, migrationDirectories: [] },
+        filters: params.filters ?? { externalTables: [], externalEnums: [] },
+      });
+      return engine[method](params);
+    }
+  }
+
+  async reset(params) {
+    const engine = await this.ensureEngine();
+    await engine.reset(params);
+    if (this.provider !== "sqlite") return {};
+    // The engine's SQLite reset cannot delete the file it is connected to and leaves tables
+    // behind; finish the job on its own connection (it holds an exclusive lock).
+    const adapter = this.mainAdapters.at(-1);
+    if (!adapter) return {};
+    const objects = await adapter.queryRaw({
+      sql: "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type IN ('table','view','trigger')",
+      args: [],
+      argTypes: [],
+    });
+    if (objects.rows.length === 0) return {};
+    const drops = objects.rows.map(
+      ([type, name]) => `DROP ${String(type).toUpperCase()} IF EXISTS "${name}";`,
+    );
+    await adapter.executeScript(
+      ["PRAGMA foreign_keys = OFF;", ...drops, "PRAGMA foreign_keys = ON;"].join("\n"),
+    );
+    return {};
+  }
+
+  async close() {
+    const engine = this.engine;
+    this.engine = null;
+    if (engine) engine.free();
+    await Promise.allSettled(this.mainAdapters.map((adapter) => adapter.dispose()));
+    this.mainAdapters = [];
+  }
+}
+
+function urlOfDatasourceParam(param, fallback) {
+  if (param?.tag === "ConnectionString" && param.url) return param.url;
+  return fallback.url;
+}

@@ -1,0 +1,37 @@
+// Writes prisma/postgres/schema.prisma from prisma/schema.prisma. The two may differ only in the
+// datasource provider and the generated client's output folder, so one model stays the truth.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+export function derivePostgresSchema(sqliteSchema: string): string {
+  let providerSwaps = 0;
+  let outputSwaps = 0;
+  const derived = sqliteSchema
+    .replace(/(datasource\s+\w+\s*\{[^}]*provider\s*=\s*)"sqlite"/, (_m, head: string) => {
+      providerSwaps++;
+      return `${head}"postgresql"`;
+    })
+    .replace(
+      /(generator\s+client\s*\{[^}]*output\s*=\s*)"\.\.\/lib\/generated\/sqlite"/,
+      (_m, head: string) => {
+        outputSwaps++;
+        return `${head}"../../lib/generated/postgres"`;
+      },
+    );
+  if (providerSwaps !== 1 || outputSwaps !== 1) {
+    throw new Error(
+      'prisma/schema.prisma must declare provider = "sqlite" and output = "../lib/generated/sqlite"',
+    );
+  }
+  const header =
+    "// GENERATED from prisma/schema.prisma by scripts/derive-postgres-schema.ts; do not edit.\n";
+  return header + derived.replace(/^\/\/ Source of truth[^\n]*\n(\/\/[^\n]*\n)*/, "");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const root = path.resolve(import.meta.dirname, "..");
+  const source = readFileSync(path.join(root, "prisma/schema.prisma"), "utf8");
+  const target = path.join(root, "prisma/postgres/schema.prisma");
+  writeFileSync(target, derivePostgresSchema(source));
+  console.log(`wrote ${path.relative(root, target)}`);
+}
