@@ -1,0 +1,155 @@
+import { ToolnexusError } from "./errors";
+import { fetchWithRetry, type OpenResponse } from "./fetch-with-retry";
+import { parseSse, SseLineTooLongError } from "./sse";
+import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn } from "./types";
+import { anthropicWire } from "./wire/anthropic";
+import { openAiWire } from "./wire/openai";
+import { excerptOf } from "./wire/wire-errors";
+import type { WireFormat } from "./wire/wire-format";
+
+export type WireStyle = "openai" | "anthropic";
+
+export interface HttpDriverOptions {
+  baseUrl: string;
+  style: WireStyle;
+  model: string;
+  apiKey?: string;
+  /** Replaces the global fetch, e.g. to route through a proxy or to stub the provider. */
+  fetch?: typeof fetch;
+  /** Sent with every request, after (and so overriding) the style's own headers. */
+  headers?: Record<string, string>;
+  /** Extra attempts after a 429, a 5xx or a network failure. Default 2. */
+  retries?: number;
+  /** First backoff step; doubles per attempt, with jitter. Default 250. */
+  retryBaseMs?: number;
+  /**
+   * Per attempt: bounds a whole JSON call, and for a stream the wait for its first byte and
+   * every gap between chunks after that. Default 60000.
+   */
+  timeoutMs?: number;
+  /** Anthropic's required `max_tokens`. Default 4096. */
+  maxTokens?: number;
+}
+
+const WIRES: Record<WireStyle, WireFormat> = { openai: openAiWire, anthropic: anthropicWire };
+
+export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
+  const settings = validate(options);
+  const wire = WIRES[options.style];
+  const url = wire.endpoint(options.baseUrl);
+  const headers = { ...wire.headers(options.apiKey!), ...options.headers };
+  const fetchFn = options.fetch ?? globalThis.fetch;
+
+  const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> =>
+    fetchWithRetry({
+      url,
+      init: {
+        method: "POST",
+        headers,
+        body: JSON.stringify(
+          wire.body(withModel(input, options.model), { stream, maxTokens: settings.maxTokens }),
+        ),
+      },
+      fetch: fetchFn,
+      retries: settings.retries,
+      retryBaseMs: settings.retryBaseMs,
+      timeoutMs: settings.timeoutMs,
+      signal: input.signal,
+    });
+
+  return {
+    model: options.model,
+
+    async generate(input: ModelInput): Promise<ModelTurn> {
+      const open = await send(input, false);
+      let text: string;
+      try {
+        text = await open.guard(open.response.text());
+      } catch (error) {
+        throw open.fail(error);
+      } finally {
+        open.close();
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ToolnexusError(
+          "provider:malformed_response",
+          `The provider's reply is not JSON: ${excerptOf(text)}`,
+          {
+            status: open.response.status,
+            body: excerptOf(text),
+          },
+        );
+      }
+      return wire.parseResponse(json);
+    },
+
+    async *stream(input: ModelInput): AsyncGenerator<ModelStreamPart> {
+      const open = await send(input, true);
+      try {
+        const body = open.response.body;
+        if (!body) throw new ToolnexusError("provider:malformed_sse", "The provider's stream has no body");
+        const events = parseSse(body, { signal: open.signal, onChunk: open.refresh });
+        yield* wire.decodeStream(events);
+      } catch (error) {
+        if (error instanceof ToolnexusError && !open.signal.aborted) throw error;
+        if (error instanceof SseLineTooLongError && !open.signal.aborted) {
+          throw new ToolnexusError("provider:malformed_sse", error.message, { cause: error });
+        }
+        throw open.fail(error);
+      } finally {
+        open.close();
+      }
+    },
+  };
+}
+
+function withModel(input: ModelInput, fallback: string): ModelInput {
+  return input.model ? input : { ...input, model: fallback };
+}
+
+function validate(options: HttpDriverOptions) {
+  if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+    throw new ToolnexusError("config:missing_api_key", "An API key is required to call the model provider");
+  }
+  if (!Object.hasOwn(WIRES, options.style)) {
+    throw new ToolnexusError(
+      "config:unknown_style",
+      `Unknown wire style ${JSON.stringify(options.style)}; use "openai" or "anthropic"`,
+    );
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(options.baseUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    throw new ToolnexusError(
+      "config:invalid",
+      `baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`,
+    );
+  }
+  if (typeof options.model !== "string" || options.model === "") {
+    throw new ToolnexusError("config:invalid", "A model name is required");
+  }
+  const retries = options.retries ?? 2;
+  const retryBaseMs = options.retryBaseMs ?? 250;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxTokens = options.maxTokens ?? 4096;
+  if (!Number.isInteger(retries) || retries < 0) throw invalid("retries must be a non-negative integer");
+  if (!Number.isFinite(retryBaseMs) || retryBaseMs < 0)
+    throw invalid("retryBaseMs must be a non-negative number");
+  // setTimeout fires at once for delays beyond a signed 32-bit millisecond count.
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
+    throw invalid("timeoutMs must be a positive number of milliseconds below 2^31");
+  }
+  if (!Number.isInteger(maxTokens) || maxTokens <= 0) throw invalid("maxTokens must be a positive integer");
+  return { retries, retryBaseMs, timeoutMs, maxTokens };
+}
+
+function invalid(message: string): ToolnexusError {
+  return new ToolnexusError("config:invalid", message);
+}

@@ -1,0 +1,24 @@
+import type { z } from "zod";
+
+const EXCERPT_CHARS = 500;
+
+/** At most 500 characters of what the provider sent, for messages people can act on. */
+export function excerptOf(value: unknown): string {
+  let text: string;
+  if (typeof value === "string") text = value;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
+}
+
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "unexpected shape";
+  const path = issue.path.length > 0 ? issue.path.join(".") : "body";
+  return `${path}: ${issue.message}`;
+}
