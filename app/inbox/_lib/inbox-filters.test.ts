@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { inboxSearch, parseInboxFilters } from "./inbox-filters";
+
+describe("parseInboxFilters", () => {
+  it("defaults to open requests, newest first, page 1", () => {
+    expect(parseInboxFilters({})).toEqual({
+      kind: undefined,
+      status: "open",
+      sort: "newest",
+      q: undefined,
+      page: 1,
+    });
+  });
+
+  it("reads every filter from the URL", () => {
+    expect(
+      parseInboxFilters({ kind: "approval", status: "answered", sort: "expiry", q: " deploy ", page: "3" }),
+    ).toEqual({ kind: "approval", status: "answered", sort: "expiry", q: "deploy", page: 3 });
+  });
+
+  it("drops only the values that are invalid, keeping the rest", () => {
+    expect(
+      parseInboxFilters({ kind: "<script>", status: "open", sort: "random", q: "x".repeat(201), page: "-2" }),
+    ).toEqual({ kind: undefined, status: "open", sort: "newest", q: undefined, page: 1 });
+  });
+
+  it("takes the first of repeated parameters", () => {
+    expect(parseInboxFilters({ status: ["expired", "open"] }).status).toBe("expired");
+  });
+});
+
+describe("inboxSearch", () => {
+  it("round-trips through the parser and omits defaults", () => {
+    const filters = parseInboxFilters({ kind: "question", q: "flight & hotel", page: "2" });
+    const search = inboxSearch(filters);
+    expect(search).toBe("?kind=question&q=flight+%26+hotel&page=2");
+    const back = Object.fromEntries(new URLSearchParams(search.slice(1)));
+    expect(parseInboxFilters(back)).toEqual(filters);
+  });
+
+  it("applies a change on top of the current filters", () => {
+    const filters = parseInboxFilters({ kind: "approval", page: "4" });
+    expect(inboxSearch(filters, { page: 1 })).toBe("?kind=approval");
+    expect(inboxSearch(parseInboxFilters({}))).toBe("");
+  });
+});

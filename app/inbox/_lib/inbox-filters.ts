@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+export const INBOX_STATUSES = ["open", "answered", "expired", "cancelled"] as const;
+export const INBOX_SORTS = ["newest", "oldest", "expiry"] as const;
+export const INBOX_PAGE_SIZE = 20;
+
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
+export type InboxSort = (typeof INBOX_SORTS)[number];
+
+export interface InboxFilters {
+  kind: string | undefined;
+  status: InboxStatus;
+  sort: InboxSort;
+  q: string | undefined;
+  page: number;
+}
+
+const defaults: InboxFilters = { kind: undefined, status: "open", sort: "newest", q: undefined, page: 1 };
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+// Each field is read on its own so one bad value (a hand-edited URL) falls back to its default
+// instead of throwing away the viewer's other filters.
+const fields = {
+  kind: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_-]{0,39}$/),
+  status: z.enum(INBOX_STATUSES),
+  sort: z.enum(INBOX_SORTS),
+  q: z.string().trim().min(1).max(200),
+  page: z.coerce.number().int().min(1).max(10_000),
+};
+
+/** Reads the inbox's filters out of the URL, where they live so views can be shared and reloaded. */
+export function parseInboxFilters(params: Record<string, string | string[] | undefined>): InboxFilters {
+  const read = <K extends keyof typeof fields>(key: K): z.infer<(typeof fields)[K]> | undefined => {
+    const parsed = fields[key].safeParse(first(params[key]));
+    return parsed.success ? (parsed.data as z.infer<(typeof fields)[K]>) : undefined;
+  };
+  return {
+    kind: read("kind") ?? defaults.kind,
+    status: read("status") ?? defaults.status,
+    sort: read("sort") ?? defaults.sort,
+    q: read("q") ?? defaults.q,
+    page: read("page") ?? defaults.page,
+  };
+}
+
+/** The query string for a filter set, leaving defaults out so URLs stay short. */
+export function inboxSearch(filters: InboxFilters, change: Partial<InboxFilters> = {}): string {
+  const merged = { ...filters, ...change };
+  const params = new URLSearchParams();
+  if (merged.kind) params.set("kind", merged.kind);
+  if (merged.status !== defaults.status) params.set("status", merged.status);
+  if (merged.sort !== defaults.sort) params.set("sort", merged.sort);
+  if (merged.q) params.set("q", merged.q);
+  if (merged.page !== 1) params.set("page", String(merged.page));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}

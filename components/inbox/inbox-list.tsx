@@ -1,0 +1,146 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
+import type { BulkOutcome, InboxItem, SubmitBulk } from "./inbox-item";
+
+interface InboxListProps {
+  items: InboxItem[];
+  /** Reviewers may approve or decline several open approvals at once. */
+  canBulk: boolean;
+  submitBulk: SubmitBulk;
+}
+
+function selectable(item: InboxItem, canBulk: boolean): boolean {
+  return canBulk && item.kind === "approval" && item.status === "open";
+}
+
+export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
+  const router = useRouter();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [outcomes, setOutcomes] = useState<Array<BulkOutcome & { prompt: string }> | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const reasonId = useId();
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const decide = async (decision: "approve" | "decline") => {
+    if (selected.size === 0 || busy) return;
+    setBusy(true);
+    setFailure(null);
+    const text = reason.trim();
+    const result = await submitBulk({
+      requestIds: [...selected],
+      decision: decision === "approve" ? { decision } : { decision, ...(text ? { reason: text } : {}) },
+    }).catch(() => ({ ok: false as const, message: "The answers could not be sent. Please try again." }));
+    setBusy(false);
+    if (!result.ok) {
+      setFailure(result.message);
+      return;
+    }
+    // Answered rows leave the list on refresh, so the report keeps their prompts itself.
+    const promptOf = new Map(items.map((item) => [item.id, item.prompt]));
+    setOutcomes(
+      result.outcomes.map((outcome) => ({ ...outcome, prompt: promptOf.get(outcome.id) ?? outcome.id })),
+    );
+    setSelected(new Set());
+    router.refresh();
+  };
+
+  if (items.length === 0) return <p className="muted">No requests match these filters.</p>;
+
+  const anySelectable = items.some((item) => selectable(item, canBulk));
+  return (
+    <div className="inbox">
+      <ul className="inbox-list" aria-label="Requests">
+        {items.map((item) => (
+          <li key={item.id} className="inbox-row">
+            {anySelectable && (
+              <input
+                type="checkbox"
+                aria-label={`Select: ${item.prompt}`}
+                disabled={!selectable(item, canBulk) || busy}
+                checked={selected.has(item.id)}
+                onChange={(event) => toggle(item.id, event.target.checked)}
+              />
+            )}
+            <div className="inbox-row-main">
+              <Link href={`/requests/${item.id}`} className="inbox-prompt">
+                {item.prompt}
+              </Link>
+              <div className="inbox-meta muted">
+                <span className="badge">{item.kind}</span> <span className="badge">{item.status}</span>{" "}
+                <code>{item.toolName}</code>
+                {item.ownerName && <span> · for {item.ownerName}</span>}
+                <span>
+                  {" "}
+                  · asked <time dateTime={item.createdAt}>{new Date(item.createdAt).toUTCString()}</time>
+                </span>
+                {item.expiresAt && item.status === "open" && (
+                  <span>
+                    {" "}
+                    · <ExpiryCountdown expiresAt={item.expiresAt} />
+                  </span>
+                )}
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {anySelectable && (
+        <section className="inbox-bulk" aria-label="Answer selected approvals">
+          <p className="muted">{selected.size} selected</p>
+          <label htmlFor={reasonId}>Reason for declining (optional)</label>
+          <input
+            id={reasonId}
+            type="text"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <div className="inbox-bulk-buttons">
+            <button
+              type="button"
+              className="button"
+              disabled={busy || selected.size === 0}
+              onClick={() => void decide("approve")}
+            >
+              Approve selected
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={busy || selected.size === 0}
+              onClick={() => void decide("decline")}
+            >
+              Decline selected
+            </button>
+          </div>
+        </section>
+      )}
+      {failure && (
+        <p role="alert" className="alert alert-error">
+          {failure}
+        </p>
+      )}
+      {outcomes && (
+        <ul role="status" className="inbox-outcomes" aria-label="Results">
+          {outcomes.map((outcome) => (
+            <li key={outcome.id}>
+              {outcome.prompt}: {outcome.ok ? "done" : outcome.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
