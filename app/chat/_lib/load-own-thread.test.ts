@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqliteTestDb } from "@/app/requests/_lib/sqlite-test-db";
+import type { SessionUser } from "@/lib/auth/session-user";
+import { createThread } from "@/lib/db/chat-threads";
+import type { Db } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
+import { loadOwnThread } from "./load-own-thread";
+
+let db: Db;
+let cleanup: () => Promise<void>;
+const owner: SessionUser = { id: "u-owner", email: "owner@example.test", name: "Owner", role: "user" };
+const admin: SessionUser = { id: "u-admin", email: "admin@example.test", name: "Admin", role: "admin" };
+
+beforeAll(async () => {
+  ({ db, cleanup } = createSqliteTestDb());
+  for (const user of [owner, admin]) {
+    await db.user.create({ data: { id: user.id, email: user.email, name: user.name, role: user.role } });
+  }
+});
+afterAll(() => cleanup());
+
+describe("loadOwnThread", () => {
+  it("returns the owner's thread", async () => {
+    const thread = await createThread({ db, userId: owner.id, title: "mine" });
+    await expect(loadOwnThread({ actor: owner, threadId: thread.id }, { db })).resolves.toMatchObject({
+      id: thread.id,
+      title: "mine",
+    });
+  });
+
+  it("refuses everyone else, admins included", async () => {
+    const thread = await createThread({ db, userId: owner.id });
+    const error = await loadOwnThread({ actor: admin, threadId: thread.id }, { db }).catch((e) => e);
+    expect(isAppError(error, "forbidden:thread")).toBe(true);
+  });
+
+  it("reports an unknown thread as not found", async () => {
+    const error = await loadOwnThread({ actor: owner, threadId: "nope" }, { db }).catch((e) => e);
+    expect(isAppError(error, "not_found:thread")).toBe(true);
+  });
+});

@@ -1,0 +1,63 @@
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { z } from "zod";
+import { parseInput } from "@/app/requests/_lib/parse-input";
+import type { ChatMessage } from "@/components/chat/chat-message";
+import type { SessionUser } from "@/lib/auth/session-user";
+import { getFirstEventSeqByRun } from "@/lib/db/chat-threads";
+import type { DbClient } from "@/lib/db/db-types";
+import { getActiveRunByThread, getRunById } from "@/lib/db/runs";
+import type { Engine } from "@/lib/engine/engine-types";
+import { AppError, toPublicError } from "@/lib/errors";
+import { loadOwnThread } from "./load-own-thread";
+import { RunChunkTranslator } from "./run-chunk-translator";
+
+export const runStreamInput = z
+  .object({
+    threadId: z.string().min(1).max(64),
+    runId: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+
+// A comment line now and then keeps proxies from closing a stream that is quietly waiting for
+// a reviewer; it carries no data.
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The UI message stream of one run: replayed from the run's first event in the thread's log,
+ * then followed live until the run ends. Without a run id it attaches to the thread's active
+ * run, and answers 204 when there is none, which `useChat` reads as "nothing to resume".
+ */
+export async function openRunStream(
+  { actor, input, signal }: { actor: SessionUser; input: unknown; signal?: AbortSignal },
+  { engine, db }: { engine: Engine; db: DbClient },
+): Promise<Response> {
+  const { threadId, runId } = parseInput(runStreamInput, input);
+  await loadOwnThread({ actor, threadId }, { db });
+
+  let target: string;
+  if (runId) {
+    const run = await getRunById({ db, runId });
+    if (!run || run.threadId !== threadId) throw new AppError("not_found:run");
+    target = run.id;
+  } else {
+    const active = await getActiveRunByThread({ db, threadId });
+    if (!active) return new Response(null, { status: 204 });
+    target = active.id;
+  }
+
+  const firstSeq = await getFirstEventSeqByRun({ db, runId: target });
+  // A run with no event yet has nothing to skip: reading from the start is correct, if slower.
+  const afterSeq = firstSeq === null ? 0 : firstSeq - 1;
+  const translator = new RunChunkTranslator(target);
+
+  const stream = createUIMessageStream<ChatMessage>({
+    execute: async ({ writer }) => {
+      for await (const event of engine.subscribe({ threadId, afterSeq, signal })) {
+        for (const chunk of translator.push(event)) writer.write(chunk);
+        if (translator.finished) return;
+      }
+    },
+    onError: (error) => toPublicError(error).message,
+  });
+  return createUIMessageStreamResponse({ stream, keepAliveMs: KEEP_ALIVE_MS });
+}

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { parseInput } from "@/app/requests/_lib/parse-input";
+import { submitAnswer } from "@/app/requests/_lib/submit-answer";
+import type { BulkOutcome } from "@/components/inbox/inbox-item";
+import { ensureRole } from "@/lib/auth/ensure-role";
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { Engine } from "@/lib/engine/engine-types";
+import { toPublicError } from "@/lib/errors";
+
+export const MAX_BULK_ANSWERS = 50;
+
+export const answerManyInput = z
+  .object({
+    requestIds: z
+      .array(z.string().min(1).max(64))
+      .min(1)
+      .max(MAX_BULK_ANSWERS)
+      .refine((ids) => new Set(ids).size === ids.length, "Each request may appear only once."),
+    decision: z.discriminatedUnion("decision", [
+      z.object({ decision: z.literal("approve") }).strict(),
+      z.object({ decision: z.literal("decline"), reason: z.string().trim().max(500).optional() }).strict(),
+    ]),
+  })
+  .strict();
+
+/**
+ * A reviewer's bulk approve/decline. Each request is answered on its own, through the same
+ * path as a single answer, so one that was answered meanwhile reports its conflict without
+ * stopping the others.
+ */
+export async function answerMany(
+  { actor, input }: { actor: SessionUser; input: unknown },
+  deps: { engine: Engine },
+): Promise<BulkOutcome[]> {
+  ensureRole(actor, "reviewer");
+  const { requestIds, decision } = parseInput(answerManyInput, input);
+  const answer =
+    decision.decision === "approve"
+      ? { ok: true }
+      : {
+          ok: false,
+          reason: "declined" as const,
+          ...(decision.reason ? { data: { reason: decision.reason } } : {}),
+        };
+  const outcomes: BulkOutcome[] = [];
+  for (const requestId of requestIds) {
+    try {
+      await submitAnswer({ actor, input: { requestId, answer } }, deps);
+      outcomes.push({ id: requestId, ok: true });
+    } catch (error) {
+      outcomes.push({ id: requestId, ok: false, message: toPublicError(error).message });
+    }
+  }
+  return outcomes;
+}

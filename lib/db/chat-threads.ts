@@ -1,0 +1,78 @@
+import type { DbClient } from "./db-types";
+
+// Queries behind the chat pages: a user's threads, and where a run starts in its thread's log.
+
+export interface ThreadSummary {
+  id: string;
+  userId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function toSummary(row: { id: string; userId: string; title: string; createdAt: Date; updatedAt: Date }) {
+  return {
+    id: row.id,
+    userId: row.userId,
+    title: row.title,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  } satisfies ThreadSummary;
+}
+
+const THREAD_FIELDS = { id: true, userId: true, title: true, createdAt: true, updatedAt: true } as const;
+
+export async function createThread({
+  db,
+  userId,
+  title = "",
+}: {
+  db: DbClient;
+  userId: string;
+  title?: string;
+}): Promise<ThreadSummary> {
+  return toSummary(await db.thread.create({ data: { userId, title }, select: THREAD_FIELDS }));
+}
+
+export async function getThreadById({ db, threadId }: { db: DbClient; threadId: string }) {
+  const row = await db.thread.findUnique({ where: { id: threadId }, select: THREAD_FIELDS });
+  return row ? toSummary(row) : null;
+}
+
+/** Most recently active first; the list is a sidebar, so it is capped rather than paged. */
+export async function listThreadsByOwner({
+  db,
+  userId,
+  limit = 50,
+}: {
+  db: DbClient;
+  userId: string;
+  limit?: number;
+}): Promise<ThreadSummary[]> {
+  const rows = await db.thread.findMany({
+    where: { userId },
+    orderBy: { updatedAt: "desc" },
+    take: limit,
+    select: THREAD_FIELDS,
+  });
+  return rows.map(toSummary);
+}
+
+/** Names an untitled thread after its first message, once: a title set earlier is kept. */
+export async function setThreadTitleIfEmpty({
+  db,
+  threadId,
+  title,
+}: {
+  db: DbClient;
+  threadId: string;
+  title: string;
+}): Promise<void> {
+  await db.thread.updateMany({ where: { id: threadId, title: "" }, data: { title } });
+}
+
+/** The seq of a run's first event in its thread's log, or null when it has none yet. */
+export async function getFirstEventSeqByRun({ db, runId }: { db: DbClient; runId: string }) {
+  const row = await db.event.findFirst({ where: { runId }, orderBy: { seq: "asc" }, select: { seq: true } });
+  return row?.seq ?? null;
+}
