@@ -1,0 +1,25 @@
+import type { DbTx } from "./db-types";
+import { toJson } from "./json";
+
+export type AuditAction = "request.answered" | "request.expired" | "request.cancelled" | "run.cancelled";
+
+/** Written in the same transaction as the change it describes, so the log never disagrees with it. */
+export async function recordAuditEntry({
+  tx,
+  actorId,
+  action,
+  targetType,
+  targetId,
+  detail,
+}: {
+  tx: DbTx;
+  actorId: string | null;
+  action: AuditAction;
+  targetType: "request" | "run";
+  targetId: string;
+  detail?: Record<string, unknown>;
+}): Promise<void> {
+  await tx.auditLog.create({
+    data: { actorId, action, targetType, targetId, ...(detail ? { detail: toJson(detail) } : {}) },
+  });
+}

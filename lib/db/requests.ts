@@ -1,0 +1,260 @@
+import type { Audience, ParkedRequestView, RequestState, ThreadEvent } from "@/lib/engine/event-types";
+import type { Answer, DeclineReason, Request } from "@/lib/toolnexus/types";
+import { recordAuditEntry } from "./audit";
+import type { DbClient, DbTx } from "./db-types";
+import { appendEvents } from "./events";
+import { toJson } from "./json";
+
+export interface StoredAnswer {
+  actorId: string | null;
+  ok: boolean;
+  data?: Record<string, unknown>;
+  reason?: DeclineReason;
+  createdAt: string;
+}
+
+export interface StoredRequest extends ParkedRequestView {
+  threadId: string;
+  ownerId: string;
+  createdAt: string;
+  resolvedAt: string | null;
+  answer: StoredAnswer | null;
+}
+
+interface RequestRow {
+  id: string;
+  runId: string;
+  threadId: string;
+  ownerId: string;
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  payload: unknown;
+  audience: string;
+  status: string;
+  createdAt: Date;
+  resolvedAt: Date | null;
+  answer?: {
+    actorId: string | null;
+    ok: boolean;
+    data: unknown;
+    reason: string | null;
+    createdAt: Date;
+  } | null;
+}
+
+export function toRequestView(row: RequestRow): ParkedRequestView {
+  return {
+    id: row.id,
+    request: row.payload as Request,
+    runId: row.runId,
+    toolCallId: row.toolCallId,
+    toolName: row.toolName,
+    args: row.args as Record<string, unknown>,
+    audience: row.audience as Audience,
+    status: row.status as RequestState,
+  };
+}
+
+function toStoredRequest(row: RequestRow): StoredRequest {
+  const { answer } = row;
+  return {
+    ...toRequestView(row),
+    threadId: row.threadId,
+    ownerId: row.ownerId,
+    createdAt: row.createdAt.toISOString(),
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    answer: answer
+      ? {
+          actorId: answer.actorId,
+          ok: answer.ok,
+          ...(answer.data ? { data: answer.data as Record<string, unknown> } : {}),
+          ...(answer.reason ? { reason: answer.reason as DeclineReason } : {}),
+          createdAt: answer.createdAt.toISOString(),
+        }
+      : null,
+  };
+}
+
+export async function getRequestById({
+  db,
+  id,
+}: {
+  db: DbClient;
+  id: string;
+}): Promise<StoredRequest | null> {
+  const row = await db.request.findUnique({ where: { id }, include: { answer: true } });
+  return row ? toStoredRequest(row) : null;
+}
+
+/** The rows behind a checkpoint's suspended slots, keyed by the §10 request id. */
+export async function listRequestsByWireIds({
+  db,
+  runId,
+  wireIds,
+}: {
+  db: DbClient;
+  runId: string;
+  wireIds: string[];
+}): Promise<Map<string, StoredRequest>> {
+  const rows = await db.request.findMany({
+    where: { runId, requestId: { in: wireIds } },
+    include: { answer: true },
+  });
+  return new Map(rows.map((row) => [row.requestId, toStoredRequest(row)]));
+}
+
+export async function countOpenRequestsByRun({
+  db,
+  runId,
+}: {
+  db: DbClient;
+  runId: string;
+}): Promise<number> {
+  return db.request.count({ where: { runId, status: "open" } });
+}
+
+export async function listDueRequests({
+  db,
+  now,
+  limit = 100,
+}: {
+  db: DbClient;
+  now: Date;
+  limit?: number;
+}): Promise<{ id: string; runId: string }[]> {
+  return db.request.findMany({
+    where: { status: "open", expiresAt: { lte: now } },
+    orderBy: { expiresAt: "asc" },
+    take: limit,
+    select: { id: true, runId: true },
+  });
+}
+
+export type Resolution =
+  | { status: "answered"; answer: Answer; actorId: string }
+  | { status: "expired" | "cancelled"; actorId: string | null };
+
+/**
+ * Moves one open request to its final state, exactly once: the conditional update is the
+ * claim, and everything else (answer row, audit entry, event) rides in the same transaction,
+ * so a losing claim leaves no trace.
+ */
+export async function claimRequest({
+  db,
+  id,
+  resolution,
+}: {
+  db: DbClient;
+  id: string;
+  resolution: Resolution;
+}): Promise<{ claimed: false } | { claimed: true; runId: string; events: ThreadEvent[] }> {
+  return db.$transaction(async (tx) => {
+    const now = new Date();
+    const claim = await tx.request.updateMany({
+      where: { id, status: "open" },
+      data: { status: resolution.status, resolvedAt: now },
+    });
+    if (claim.count !== 1) return { claimed: false as const };
+    const row = await tx.request.findUniqueOrThrow({
+      where: { id },
+      select: { runId: true, threadId: true },
+    });
+    const answer: Omit<Answer, "id"> =
+      resolution.status === "answered"
+        ? resolution.answer
+        : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
+    const events = await recordResolution({
+      tx,
+      id,
+      threadId: row.threadId,
+      runId: row.runId,
+      answer,
+      resolution,
+    });
+    return { claimed: true as const, runId: row.runId, events };
+  });
+}
+
+async function recordResolution({
+  tx,
+  id,
+  threadId,
+  runId,
+  answer,
+  resolution,
+}: {
+  tx: DbTx;
+  id: string;
+  threadId: string;
+  runId: string;
+  answer: Omit<Answer, "id">;
+  resolution: Resolution;
+}): Promise<ThreadEvent[]> {
+  await tx.answer.create({
+    data: {
+      requestRowId: id,
+      actorId: resolution.actorId,
+      ok: answer.ok,
+      ...(answer.data ? { data: toJson(answer.data) } : {}),
+      reason: answer.reason ?? null,
+    },
+  });
+  await recordAuditEntry({
+    tx,
+    actorId: resolution.actorId,
+    action: `request.${resolution.status}`,
+    targetType: "request",
+    targetId: id,
+    detail: { ok: answer.ok, ...(answer.reason ? { reason: answer.reason } : {}) },
+  });
+  return appendEvents({
+    tx,
+    threadId,
+    runId,
+    bodies: [
+      {
+        type: "request_resolved",
+        id,
+        status: resolution.status,
+        ok: answer.ok,
+        ...(answer.reason ? { reason: answer.reason } : {}),
+        ...(resolution.actorId ? { actorId: resolution.actorId } : {}),
+      },
+    ],
+  });
+}
+
+/** Inside a cancel: every open request of the run is answered "cancelled" by the system. */
+export async function cancelOpenRequestsByRun({
+  tx,
+  runId,
+  threadId,
+  actorId,
+}: {
+  tx: DbTx;
+  runId: string;
+  threadId: string;
+  actorId: string;
+}): Promise<ThreadEvent[]> {
+  const open = await tx.request.findMany({ where: { runId, status: "open" }, select: { id: true } });
+  const events: ThreadEvent[] = [];
+  for (const { id } of open) {
+    const claim = await tx.request.updateMany({
+      where: { id, status: "open" },
+      data: { status: "cancelled", resolvedAt: new Date() },
+    });
+    if (claim.count !== 1) continue;
+    events.push(
+      ...(await recordResolution({
+        tx,
+        id,
+        threadId,
+        runId,
+        answer: { ok: false, reason: "cancelled" },
+        resolution: { status: "cancelled", actorId },
+      })),
+    );
+  }
+  return events;
+}

@@ -1,0 +1,122 @@
+import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
+import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
+import { recordAuditEntry } from "./audit";
+import type { DbClient } from "./db-types";
+import { appendEvents } from "./events";
+import { appendMissingMessages } from "./messages";
+import { cancelOpenRequestsByRun } from "./requests";
+
+export type FinalRunState = "done" | "incomplete" | "failed";
+
+/**
+ * Records how a run ended, with its final transcript and events. Null when this process no
+ * longer holds the run (a cancel or a takeover got there first).
+ */
+export async function finishRun({
+  db,
+  runId,
+  threadId,
+  leaseOwner,
+  status,
+  messages,
+  usage,
+  turns,
+  error,
+  bodies,
+}: {
+  db: DbClient;
+  runId: string;
+  threadId: string;
+  leaseOwner: string;
+  status: FinalRunState;
+  messages: readonly Message[];
+  usage?: Usage;
+  turns?: number;
+  error?: string;
+  bodies: EventBody[];
+}): Promise<ThreadEvent[] | null> {
+  return db.$transaction(async (tx) => {
+    const held = await tx.run.updateMany({
+      where: { id: runId, status: "running", leaseOwner },
+      data: {
+        status,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        error: error ?? null,
+        ...(turns === undefined ? {} : { turns }),
+        ...(usage
+          ? {
+              promptTokens: usage.promptTokens,
+              completionTokens: usage.completionTokens,
+              totalTokens: usage.totalTokens,
+            }
+          : {}),
+        version: { increment: 1 },
+      },
+    });
+    if (held.count !== 1) return null;
+    await appendMissingMessages({ tx, threadId, runId, messages });
+    return appendEvents({ tx, threadId, runId, bodies });
+  });
+}
+
+/**
+ * Tool results for every call of the run's unfinished turn, so the next run of the thread
+ * starts from a transcript the provider accepts.
+ */
+export function closeOpenTurn(checkpoint: Checkpoint | null, output: string): Message[] {
+  if (!checkpoint) return [];
+  const closing: Message[] = checkpoint.slots.map(({ call, state }) =>
+    state.status === "done"
+      ? {
+          role: "tool",
+          toolCallId: call.id,
+          name: call.name,
+          content: state.result.output,
+          isError: state.result.isError,
+        }
+      : { role: "tool", toolCallId: call.id, name: call.name, content: output, isError: true },
+  );
+  return [...checkpoint.messages, ...closing];
+}
+
+/** Ends a live run on behalf of `actorId`; false when it had already ended. */
+export async function cancelRunById({
+  db,
+  runId,
+  actorId,
+}: {
+  db: DbClient;
+  runId: string;
+  actorId: string;
+}): Promise<ThreadEvent[] | null> {
+  return db.$transaction(async (tx) => {
+    const ended = await tx.run.updateMany({
+      where: { id: runId, status: { in: ["running", "pending"] } },
+      data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, version: { increment: 1 } },
+    });
+    if (ended.count !== 1) return null;
+    const run = await tx.run.findUniqueOrThrow({
+      where: { id: runId },
+      select: { threadId: true, checkpoint: true },
+    });
+    const checkpoint = run.checkpoint as unknown as Checkpoint | null;
+    const events = await cancelOpenRequestsByRun({ tx, runId, threadId: run.threadId, actorId });
+    await appendMissingMessages({
+      tx,
+      threadId: run.threadId,
+      runId,
+      messages: closeOpenTurn(checkpoint, "cancelled: the run was cancelled"),
+    });
+    await recordAuditEntry({ tx, actorId, action: "run.cancelled", targetType: "run", targetId: runId });
+    events.push(
+      ...(await appendEvents({
+        tx,
+        threadId: run.threadId,
+        runId,
+        bodies: [{ type: "run_finished", status: "cancelled", text: "" }],
+      })),
+    );
+    return events;
+  });
+}

@@ -1,0 +1,106 @@
+import type { DbClient } from "./db-types";
+
+// A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
+// change of hands is one conditional update, so two processes can never both own a run.
+
+/**
+ * Takes a parked run back to running; exactly one caller wins. Callers check first that no
+ * request of the run is open: nothing can open one while the run is parked, and whoever
+ * resolves the last one sees zero after its own commit, so no run is left behind.
+ */
+export async function claimParkedRun({
+  db,
+  runId,
+  leaseOwner,
+  leaseExpiresAt,
+}: {
+  db: DbClient;
+  runId: string;
+  leaseOwner: string;
+  leaseExpiresAt: Date;
+}): Promise<boolean> {
+  const claim = await db.run.updateMany({
+    where: { id: runId, status: "pending" },
+    data: { status: "running", leaseOwner, leaseExpiresAt, version: { increment: 1 } },
+  });
+  return claim.count === 1;
+}
+
+/** Takes over a running run whose owner stopped renewing its lease (crashed or stalled). */
+export async function claimLapsedRun({
+  db,
+  runId,
+  leaseOwner,
+  leaseExpiresAt,
+  now,
+}: {
+  db: DbClient;
+  runId: string;
+  leaseOwner: string;
+  leaseExpiresAt: Date;
+  now: Date;
+}): Promise<boolean> {
+  const claim = await db.run.updateMany({
+    where: { id: runId, status: "running", OR: [{ leaseExpiresAt: { lt: now } }, { leaseExpiresAt: null }] },
+    data: { leaseOwner, leaseExpiresAt, version: { increment: 1 } },
+  });
+  return claim.count === 1;
+}
+
+export async function renewRunLeases({
+  db,
+  leaseOwner,
+  runIds,
+  leaseExpiresAt,
+}: {
+  db: DbClient;
+  leaseOwner: string;
+  runIds: string[];
+  leaseExpiresAt: Date;
+}): Promise<void> {
+  if (runIds.length === 0) return;
+  await db.run.updateMany({
+    where: { id: { in: runIds }, status: "running", leaseOwner },
+    data: { leaseExpiresAt },
+  });
+}
+
+/** On shutdown: let another process take these runs over at once instead of after the lease. */
+export async function releaseRunLeases({
+  db,
+  leaseOwner,
+  runIds,
+}: {
+  db: DbClient;
+  leaseOwner: string;
+  runIds: string[];
+}): Promise<void> {
+  if (runIds.length === 0) return;
+  await db.run.updateMany({
+    where: { id: { in: runIds }, status: "running", leaseOwner },
+    data: { leaseExpiresAt: new Date(0) },
+  });
+}
+
+/** Runs nobody is driving: lapsed leases, and parked runs whose every request is resolved. */
+export async function listOrphanedRuns({
+  db,
+  now,
+  limit = 50,
+}: {
+  db: DbClient;
+  now: Date;
+  limit?: number;
+}): Promise<{ id: string; status: string }[]> {
+  const lapsed = await db.run.findMany({
+    where: { status: "running", OR: [{ leaseExpiresAt: { lt: now } }, { leaseExpiresAt: null }] },
+    select: { id: true, status: true },
+    take: limit,
+  });
+  const ready = await db.run.findMany({
+    where: { status: "pending", requests: { none: { status: "open" } } },
+    select: { id: true, status: true },
+    take: limit,
+  });
+  return [...lapsed, ...ready];
+}

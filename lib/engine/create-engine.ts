@@ -1,0 +1,239 @@
+import { z } from "zod";
+import { listEventsAfterSeq } from "@/lib/db/events";
+import { countOpenRequestsByRun, getRequestById, listDueRequests } from "@/lib/db/requests";
+import { cancelRunById } from "@/lib/db/run-endings";
+import {
+  claimLapsedRun,
+  claimParkedRun,
+  listOrphanedRuns,
+  releaseRunLeases,
+  renewRunLeases,
+} from "@/lib/db/run-leases";
+import { createRun, getActiveRunByThread, getRunById, getThreadOwnerById } from "@/lib/db/runs";
+import { AppError } from "@/lib/errors";
+import { createAnswerPolicy } from "./answer-policy";
+import { type AnswerDeps, answerRequest, expireRequest, isDue } from "./answer-request";
+import { prepareContinuation } from "./continue-run";
+import { type DriveDeps, driveRun, type Segment } from "./drive-run";
+import type { Engine, EngineOptions } from "./engine-types";
+import { publishAll } from "./event-writer";
+import { subscribeThread } from "./subscribe-thread";
+
+const startInput = z.object({
+  threadId: z.string().min(1).max(200),
+  userId: z.string().min(1).max(200),
+  message: z.string().trim().min(1).max(20_000),
+});
+
+const actorInput = z.object({ id: z.string().min(1).max(200), role: z.enum(["user", "reviewer", "admin"]) });
+
+function report(error: unknown) {
+  console.error("[engine]", error);
+}
+
+/**
+ * The durable run engine: the server owns every run. Collaborators are injected so the app,
+ * tests and child processes wire it differently; all state that matters lives in the database.
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const { db, bus, instanceId } = options;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const policy = options.policy ?? createAnswerPolicy();
+  const deps: DriveDeps = {
+    db,
+    bus,
+    instanceId,
+    leaseMs,
+    policy,
+    textFlushMs: options.textFlushMs ?? 30,
+    createClient: options.createClient,
+    createToolkit: options.createToolkit,
+  };
+  const live = new Map<string, AbortController>();
+  const background = new Set<Promise<unknown>>();
+  let timers: NodeJS.Timeout[] = [];
+  let stopping = false;
+  const leaseUntil = () => new Date(Date.now() + leaseMs);
+
+  const track = (work: Promise<unknown>) => {
+    const settled = work.catch(report).finally(() => background.delete(settled));
+    background.add(settled);
+  };
+
+  /** Runs a segment of a run we hold, unless one is already going in this process. */
+  const launch = (runId: string, prepare: (signal: AbortSignal) => Promise<Segment | null>) => {
+    if (live.has(runId)) return;
+    const controller = new AbortController();
+    live.set(runId, controller);
+    track(
+      (async () => {
+        try {
+          const segment = await prepare(controller.signal);
+          if (segment) await driveRun(deps, segment);
+        } finally {
+          live.delete(runId);
+        }
+      })(),
+    );
+  };
+
+  const continueRun = (runId: string) => launch(runId, (signal) => prepareContinuation(deps, runId, signal));
+
+  const resumeWhenReady = (runId: string) => {
+    if (stopping) return;
+    track(
+      (async () => {
+        if ((await countOpenRequestsByRun({ db, runId })) > 0) return;
+        if (await claimParkedRun({ db, runId, leaseOwner: instanceId, leaseExpiresAt: leaseUntil() })) {
+          continueRun(runId);
+        }
+      })(),
+    );
+  };
+
+  const answerDeps: AnswerDeps = { db, bus, policy, resumeWhenReady };
+
+  const expireDueRequests = async () => {
+    let expired = 0;
+    for (const due of await listDueRequests({ db, now: new Date() })) {
+      if (await expireRequest(answerDeps, due.id)) expired += 1;
+    }
+    return expired;
+  };
+
+  const recoverRuns = async () => {
+    let taken = 0;
+    for (const run of await listOrphanedRuns({ db, now: new Date() })) {
+      if (stopping || live.has(run.id)) continue;
+      if (run.status === "pending") {
+        resumeWhenReady(run.id);
+        continue;
+      }
+      const now = new Date();
+      if (
+        await claimLapsedRun({ db, runId: run.id, leaseOwner: instanceId, leaseExpiresAt: leaseUntil(), now })
+      ) {
+        taken += 1;
+        continueRun(run.id);
+      }
+    }
+    return taken;
+  };
+
+  const every = (ms: number, task: () => Promise<unknown>) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      task()
+        .catch(report)
+        .finally(() => {
+          busy = false;
+        });
+    }, ms);
+    timers.push(timer);
+  };
+
+  const idle = async () => {
+    while (background.size > 0) await Promise.all([...background]);
+  };
+
+  return {
+    async startRun(input) {
+      const parsed = startInput.safeParse(input);
+      if (!parsed.success) throw new AppError("bad_request:input");
+      const { threadId, userId, message } = parsed.data;
+      const thread = await getThreadOwnerById({ db, threadId });
+      if (!thread) throw new AppError("not_found:thread");
+      if (thread.userId !== userId) throw new AppError("forbidden:thread");
+      if (await getActiveRunByThread({ db, threadId })) throw new AppError("conflict:run_busy");
+      const model = options.createClient().model;
+      const created = await createRun({
+        db,
+        threadId,
+        userId,
+        model,
+        content: message,
+        leaseOwner: instanceId,
+        leaseExpiresAt: leaseUntil(),
+      });
+      await publishAll(bus, created.events);
+      const { runId, history } = created;
+      launch(runId, async (signal) => ({
+        runId,
+        threadId,
+        userId,
+        signal,
+        start: { kind: "fresh", prompt: message, history },
+      }));
+      return { runId };
+    },
+
+    answerRequest: (input) => answerRequest(answerDeps, input),
+
+    async cancelRun({ runId, actor }) {
+      const who = actorInput.safeParse(actor);
+      if (!who.success || typeof runId !== "string") throw new AppError("bad_request:input");
+      const run = await getRunById({ db, runId });
+      if (!run) throw new AppError("not_found:run");
+      if (!policy.mayCancel({ actor: who.data, ownerId: run.userId })) throw new AppError("forbidden:run");
+      const events = await cancelRunById({ db, runId, actorId: who.data.id });
+      if (!events) throw new AppError("conflict:run_finished");
+      live.get(runId)?.abort();
+      await publishAll(bus, events);
+    },
+
+    expireDueRequests,
+
+    async readRequest({ requestId, actor }) {
+      const who = actorInput.safeParse(actor);
+      if (!who.success || typeof requestId !== "string") throw new AppError("bad_request:input");
+      let request = await getRequestById({ db, id: requestId });
+      if (!request) throw new AppError("not_found:request");
+      const mayAnswer = policy.mayAnswer({
+        actor: who.data,
+        audience: request.audience,
+        ownerId: request.ownerId,
+      });
+      if (!mayAnswer && request.ownerId !== who.data.id) throw new AppError("forbidden:request");
+      if (isDue(request)) {
+        await expireRequest(answerDeps, request.id);
+        request = (await getRequestById({ db, id: requestId })) ?? request;
+      }
+      return request;
+    },
+
+    recoverRuns,
+
+    subscribe: (input) =>
+      subscribeThread({ bus, loadEventsAfter: (query) => listEventsAfterSeq({ db, ...query }) }, input),
+
+    idle,
+
+    async start() {
+      stopping = false;
+      await recoverRuns();
+      await expireDueRequests();
+      every(options.expiryIntervalMs ?? 1_000, expireDueRequests);
+      every(options.recoveryIntervalMs ?? leaseMs, recoverRuns);
+      every(Math.max(50, Math.floor(leaseMs / 3)), () =>
+        renewRunLeases({
+          db,
+          leaseOwner: instanceId,
+          runIds: [...live.keys()],
+          leaseExpiresAt: leaseUntil(),
+        }),
+      );
+    },
+
+    async stop() {
+      stopping = true;
+      for (const timer of timers) clearInterval(timer);
+      timers = [];
+      const interrupted = [...live.keys()];
+      for (const controller of live.values()) controller.abort();
+      await idle();
+      await releaseRunLeases({ db, leaseOwner: instanceId, runIds: interrupted });
+    },
+  };
+}

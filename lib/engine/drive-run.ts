@@ -1,0 +1,182 @@
+import type { DbClient } from "@/lib/db/db-types";
+import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
+import { parkRun, type Suspension, saveRunCheckpoint } from "@/lib/db/runs";
+import { isToolnexusError } from "@/lib/toolnexus/errors";
+import type { Answer, Checkpoint, Client, Message, RunResult, StreamEvent } from "@/lib/toolnexus/types";
+import type { AnswerPolicy } from "./answer-policy";
+import type { EngineToolkit, ToolkitContext } from "./engine-types";
+import type { EventBus } from "./event-bus";
+import { createEventWriter, type EventWriter, publishAll } from "./event-writer";
+
+export interface DriveDeps {
+  db: DbClient;
+  bus: EventBus;
+  instanceId: string;
+  leaseMs: number;
+  textFlushMs: number;
+  policy: AnswerPolicy;
+  createClient: () => Client;
+  createToolkit: (ctx: ToolkitContext) => EngineToolkit | Promise<EngineToolkit>;
+}
+
+/** Where a segment of a run starts: a new prompt, or a stored checkpoint plus resolved answers. */
+export type SegmentStart =
+  | { kind: "fresh"; prompt: string; history: Message[] }
+  | { kind: "resume"; checkpoint: Checkpoint; answers: Answer[] };
+
+export interface Segment {
+  runId: string;
+  threadId: string;
+  userId: string;
+  start: SegmentStart;
+  signal: AbortSignal;
+}
+
+class LeaseLost extends Error {}
+
+const internalFailure = "The run stopped because of an internal error.";
+
+function publicFailure(error: unknown): string {
+  // Provider and loop errors are about the model call and safe to show; anything else may
+  // carry storage details and is reduced to a generic line.
+  return isToolnexusError(error) ? error.message.slice(0, 500) : internalFailure;
+}
+
+function forward(writer: EventWriter, event: StreamEvent): RunResult | undefined {
+  switch (event.type) {
+    case "text":
+      writer.text(event.delta);
+      return undefined;
+    case "tool_call":
+      writer.push({ type: "tool_call", toolCallId: event.id, name: event.name, args: event.args });
+      return undefined;
+    case "tool_result":
+      writer.push({
+        type: "tool_result",
+        toolCallId: event.id,
+        name: event.name,
+        output: event.output,
+        isError: event.isError,
+      });
+      return undefined;
+    case "usage":
+      writer.push({ type: "usage", usage: event.usage });
+      return undefined;
+    case "pending":
+      // Parking announces every suspension at once, with the stored request ids.
+      return undefined;
+    case "done":
+      return event.result;
+  }
+}
+
+/**
+ * Drives one segment of a run this process holds the lease on: from a prompt or a checkpoint
+ * until the run parks, ends, fails, or the lease is gone. Progress is stored at every safe
+ * point the loop reports, so whoever takes over later starts from there.
+ */
+export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void> {
+  const { db, bus, instanceId, leaseMs } = deps;
+  const { runId, threadId, userId, start } = segment;
+  const stop = new AbortController();
+  const signal = AbortSignal.any([segment.signal, stop.signal]);
+  const writer = createEventWriter({ db, bus, threadId, runId, textFlushMs: deps.textFlushMs });
+  let lastCheckpoint: Checkpoint | null = start.kind === "resume" ? start.checkpoint : null;
+  let storedMessages = start.kind === "resume" ? start.checkpoint.messages.length : start.history.length + 1;
+
+  const onCheckpoint = async (checkpoint: Checkpoint) => {
+    lastCheckpoint = checkpoint;
+    await writer.flush();
+    const held = await saveRunCheckpoint({
+      db,
+      runId,
+      threadId,
+      leaseOwner: instanceId,
+      leaseExpiresAt: new Date(Date.now() + leaseMs),
+      checkpoint,
+      withMessages: checkpoint.messages.length > storedMessages,
+    });
+    if (!held) {
+      stop.abort();
+      throw new LeaseLost();
+    }
+    storedMessages = checkpoint.messages.length;
+  };
+
+  let toolkit: EngineToolkit | undefined;
+  try {
+    toolkit = await deps.createToolkit({ userId, runId });
+    const client = deps.createClient();
+    const options = { toolkit, signal, onCheckpoint };
+    const events =
+      start.kind === "fresh"
+        ? client.stream(start.prompt, { ...options, history: start.history, runId })
+        : client.resumeStream(start.checkpoint, start.answers, options);
+    let result: RunResult | undefined;
+    for await (const event of events) result = forward(writer, event) ?? result;
+    await writer.flush();
+    if (!result) throw new Error("the run ended without a result");
+    if (result.status === "pending") await park(deps, segment, result);
+    else await finish(deps, segment, result);
+  } catch (error) {
+    // A lost lease or a stop means another owner carries on from the stored state.
+    if (error instanceof LeaseLost || signal.aborted) return;
+    await writer.flush().catch(() => {});
+    const message = publicFailure(error);
+    const events = await finishRun({
+      db,
+      runId,
+      threadId,
+      leaseOwner: instanceId,
+      status: "failed",
+      error: message,
+      messages: closeOpenTurn(lastCheckpoint, `failed: ${message}`),
+      bodies: [{ type: "run_finished", status: "failed", text: message }],
+    });
+    if (events) await publishAll(bus, events);
+  } finally {
+    await toolkit?.close?.();
+  }
+}
+
+async function park(deps: DriveDeps, segment: Segment, result: RunResult): Promise<void> {
+  const checkpoint = result.checkpoint!;
+  const suspensions: Suspension[] = [];
+  for (const slot of checkpoint.slots) {
+    if (slot.state.status !== "suspended") continue;
+    const { request } = slot.state;
+    suspensions.push({
+      request,
+      toolCallId: slot.call.id,
+      toolName: slot.call.name,
+      args: slot.call.args,
+      audience: deps.policy.audienceFor(request.kind),
+    });
+  }
+  const events = await parkRun({
+    db: deps.db,
+    runId: segment.runId,
+    threadId: segment.threadId,
+    ownerId: segment.userId,
+    leaseOwner: deps.instanceId,
+    checkpoint,
+    suspensions,
+  });
+  if (events) await publishAll(deps.bus, events);
+}
+
+async function finish(deps: DriveDeps, segment: Segment, result: RunResult): Promise<void> {
+  const status = result.status === "done" ? "done" : "incomplete";
+  const events = await finishRun({
+    db: deps.db,
+    runId: segment.runId,
+    threadId: segment.threadId,
+    leaseOwner: deps.instanceId,
+    status,
+    messages: result.messages,
+    usage: result.usage,
+    turns: result.turns,
+    bodies: [{ type: "run_finished", status, text: result.text }],
+  });
+  if (events) await publishAll(deps.bus, events);
+}

@@ -1,0 +1,58 @@
+import type { DbClient } from "@/lib/db/db-types";
+import type { StoredRequest } from "@/lib/db/requests";
+import type { Client, ToolkitLike } from "@/lib/toolnexus/types";
+import type { Actor, AnswerPolicy } from "./answer-policy";
+import type { EventBus } from "./event-bus";
+import type { ThreadEvent } from "./event-types";
+import type { SubscribeInput } from "./subscribe-thread";
+
+export interface ToolkitContext {
+  userId: string;
+  runId: string;
+}
+
+/** A toolkit may hold resources (MCP connections, …); `close` is awaited when a segment ends. */
+export type EngineToolkit = ToolkitLike & { close?: () => void | Promise<void> };
+
+export interface EngineOptions {
+  db: DbClient;
+  /** A fresh client per run segment; models are stateless between calls. */
+  createClient: () => Client;
+  createToolkit: (ctx: ToolkitContext) => EngineToolkit | Promise<EngineToolkit>;
+  bus: EventBus;
+  /** Names this process in run leases; unique per process. */
+  instanceId: string;
+  /** How long a run stays ours without renewal. Default 15 s. */
+  leaseMs?: number;
+  policy?: AnswerPolicy;
+  /** How often `start()` sweeps for expired requests. Default 1 s. */
+  expiryIntervalMs?: number;
+  /** How often `start()` looks for runs nobody is driving. Default `leaseMs`. */
+  recoveryIntervalMs?: number;
+  /** How long assistant text is gathered into one event. Default 30 ms. */
+  textFlushMs?: number;
+}
+
+export interface SubmittedAnswerInput {
+  requestId: string;
+  answer: unknown;
+  actor: Actor;
+}
+
+export interface Engine {
+  /** Resolves once the run and the user's message are stored; the loop goes on in the background. */
+  startRun(input: { threadId: string; userId: string; message: string }): Promise<{ runId: string }>;
+  answerRequest(input: SubmittedAnswerInput): Promise<{ request: StoredRequest }>;
+  cancelRun(input: { runId: string; actor: Actor }): Promise<void>;
+  /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
+  expireDueRequests(): Promise<number>;
+  /** A request as `actor` may see it, expired first if its time is up. */
+  readRequest(input: { requestId: string; actor: Actor }): Promise<StoredRequest>;
+  /** Takes over runs nobody is driving; returns how many. */
+  recoverRuns(): Promise<number>;
+  subscribe(input: SubscribeInput): AsyncIterable<ThreadEvent>;
+  /** Settles when every run segment this process is driving has stopped (tests, shutdown). */
+  idle(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
