@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   transpilePackages: ["toolnexus"],
   serverExternalPackages: ["better-sqlite3", "pg", "oidc-provider"],
   poweredByHeader: false,
+  // `forbidden()` renders app/forbidden.tsx with a real 403 status.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

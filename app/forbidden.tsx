@@ -1,0 +1,5 @@
+import { Forbidden } from "@/components/forbidden";
+
+export default function ForbiddenPage() {
+  return <Forbidden />;
+}

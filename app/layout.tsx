@@ -1,0 +1,27 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import { AppNav } from "@/components/app-nav";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "toolnexus",
+  description: "Chat with an agent whose tool calls wait for people: approvals, forms, questions, sign-ins.",
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <AppNav />
+        <main id="main" className="app-main">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

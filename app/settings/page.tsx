@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { RoleBadge } from "@/components/role-badge";
+import { describeModel, readModelConfig } from "@/lib/agent/model-config";
+import { requirePageUser } from "@/lib/auth/page-guards";
+
+export const metadata: Metadata = { title: "Settings · toolnexus" };
+
+export default async function SettingsPage() {
+  const user = await requirePageUser("/settings");
+  const model = describeModel(readModelConfig());
+
+  return (
+    <div className="stack">
+      <h1 className="page-title">Settings</h1>
+      <section className="card stack" aria-labelledby="account-title">
+        <h2 id="account-title">Your account</h2>
+        <dl>
+          <dt>Name</dt>
+          <dd>{user.name ?? "—"}</dd>
+          <dt>Email</dt>
+          <dd>{user.email ?? "—"}</dd>
+          <dt>Role</dt>
+          <dd>
+            <RoleBadge role={user.role} />
+          </dd>
+        </dl>
+      </section>
+      <section className="card stack" aria-labelledby="model-title">
+        <h2 id="model-title">Model</h2>
+        <p>
+          {model.label}
+          {model.demo &&
+            " — a deterministic stand-in that needs no API key; see the README to use a real model."}
+        </p>
+      </section>
+    </div>
+  );
+}

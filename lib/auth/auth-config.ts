@@ -1,0 +1,99 @@
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import type { NextAuthConfig } from "next-auth";
+import type { Provider } from "next-auth/providers";
+import Credentials from "next-auth/providers/credentials";
+import GitHub from "next-auth/providers/github";
+import type { DbClient } from "@/lib/db/db-types";
+import { resolveAuthSecret } from "./auth-secret";
+import { isDemoMode, isGitHubConfigured, isOidcConfigured } from "./demo-mode";
+import { loginInputSchema } from "./login-input";
+import { parseRole } from "./roles";
+import { verifyCredentials } from "./verify-credentials";
+
+type Env = Record<string, string | undefined>;
+
+export const OIDC_PROVIDER_ID = "oidc";
+
+/** Sign-in options the login page offers besides the demo password form. */
+export function listOAuthProviders(env: Env = process.env): Array<{ id: string; name: string }> {
+  const providers: Array<{ id: string; name: string }> = [];
+  if (isGitHubConfigured(env)) providers.push({ id: "github", name: "GitHub" });
+  if (isOidcConfigured(env))
+    providers.push({ id: OIDC_PROVIDER_ID, name: env.AUTH_OIDC_NAME || "Single sign-on" });
+  return providers;
+}
+
+function buildProviders(env: Env, db: () => DbClient): Provider[] {
+  const providers: Provider[] = [];
+  if (isDemoMode(env)) {
+    providers.push(
+      Credentials({
+        id: "credentials",
+        name: "Demo account",
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+        },
+        async authorize(raw) {
+          const parsed = loginInputSchema.safeParse(raw);
+          if (!parsed.success) return null;
+          return verifyCredentials({ db: db(), email: parsed.data.email, password: parsed.data.password });
+        },
+      }),
+    );
+  }
+  if (isGitHubConfigured(env)) {
+    providers.push(GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET }));
+  }
+  if (isOidcConfigured(env)) {
+    providers.push({
+      id: OIDC_PROVIDER_ID,
+      name: env.AUTH_OIDC_NAME || "Single sign-on",
+      type: "oidc",
+      issuer: env.AUTH_OIDC_ISSUER,
+      clientId: env.AUTH_OIDC_ID,
+      clientSecret: env.AUTH_OIDC_SECRET,
+    });
+  }
+  return providers;
+}
+
+/**
+ * The whole next-auth setup in one place. Sessions are JWTs (the Credentials provider needs
+ * that), carrying the user id and role; the Prisma adapter stores OAuth users and accounts.
+ */
+export function createAuthConfig(options: {
+  db: () => DbClient;
+  env?: Env;
+  secretFile?: string;
+}): NextAuthConfig {
+  const env = options.env ?? process.env;
+  const secret = resolveAuthSecret({ env, ...(options.secretFile ? { file: options.secretFile } : {}) });
+  // The generated client has the adapter's expected shape, but not the type of the
+  // `@prisma/client` package the adapter was compiled against. Constructing it opens nothing.
+  const adapter = PrismaAdapter(options.db() as unknown as Parameters<typeof PrismaAdapter>[0]);
+
+  return {
+    adapter,
+    providers: buildProviders(env, options.db),
+    session: { strategy: "jwt" },
+    trustHost: true,
+    ...(secret ? { secret } : {}),
+    pages: { signIn: "/login", error: "/login" },
+    callbacks: {
+      jwt({ token, user }) {
+        // `user` is only present on the sign-in request; afterwards the token carries the role.
+        if (user) {
+          if (user.id) token.sub = user.id;
+          token.role = parseRole((user as { role?: unknown }).role);
+        }
+        return token;
+      },
+      session({ session, token }) {
+        if (token.sub) session.user.id = token.sub;
+        (session.user as unknown as { role: string }).role = parseRole(token.role);
+        return session;
+      },
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import { forbidden, redirect } from "next/navigation";
+import { auth } from "@/auth";
+import { isAppError } from "@/lib/errors";
+import { hasRole, type Role } from "./roles";
+import { type SessionUser, userFromSession } from "./session-user";
+
+export function loginPathFor(returnTo: string): string {
+  return `/login?callbackUrl=${encodeURIComponent(returnTo)}`;
+}
+
+/** The signed-in user of a page, or null. Never throws for a missing session. */
+export async function getPageUser(): Promise<SessionUser | null> {
+  try {
+    return userFromSession(await auth());
+  } catch (error) {
+    if (isAppError(error, "unauthorized:session")) return null;
+    throw error;
+  }
+}
+
+/**
+ * For server components: a signed-out visitor is sent to the sign-in page and comes back to
+ * `returnTo` afterwards. Pages pass their own path because a server component cannot read it.
+ */
+export async function requirePageUser(returnTo: string): Promise<SessionUser> {
+  const user = await getPageUser();
+  if (!user) redirect(loginPathFor(returnTo));
+  return user;
+}
+
+/** As `requirePageUser`, then renders the 403 page when the role is too low. */
+export async function requirePageRole(role: Role, returnTo: string): Promise<SessionUser> {
+  const user = await requirePageUser(returnTo);
+  if (!hasRole(user.role, role)) forbidden();
+  return user;
+}

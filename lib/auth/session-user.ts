@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { type Role, roleSchema } from "./roles";
+
+/** The signed-in person as every page, action and route sees them. */
+export interface SessionUser {
+  id: string;
+  email: string | null;
+  name: string | null;
+  role: Role;
+}
+
+const sessionSchema = z.object({
+  user: z.object({
+    id: z.string().min(1),
+    email: z.string().nullish(),
+    name: z.string().nullish(),
+    role: roleSchema,
+  }),
+});
+
+/**
+ * Reads the user out of a next-auth session, or throws `unauthorized:session`. A session
+ * without an id or a known role is treated as no session: it cannot be authorised safely.
+ */
+export function userFromSession(session: unknown): SessionUser {
+  const parsed = sessionSchema.safeParse(session);
+  if (!parsed.success) throw new AppError("unauthorized:session");
+  const { id, email, name, role } = parsed.data.user;
+  return { id, email: email ?? null, name: name ?? null, role };
+}
