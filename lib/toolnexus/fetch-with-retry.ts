@@ -39,6 +39,7 @@ export async function fetchWithRetry(options: FetchWithRetryOptions): Promise<Op
   const sleep = options.sleep ?? abortableSleep;
   const random = options.random ?? Math.random;
   for (let attempt = 0; ; attempt++) {
+    if (options.signal?.aborted) throw abortedError(options.signal);
     const live = startAttempt(options.timeoutMs, options.signal);
     let response: Response;
     try {
@@ -105,10 +106,7 @@ interface Attempt {
 
 function startAttempt(timeoutMs: number, callerSignal: AbortSignal | undefined): Attempt {
   const controller = new AbortController();
-  const onCallerAbort = () =>
-    controller.abort(
-      new ToolnexusError("aborted", "The model call was aborted", { cause: callerSignal?.reason }),
-    );
+  const onCallerAbort = () => controller.abort(abortedError(callerSignal));
   const onTimeout = () =>
     controller.abort(new ToolnexusError("timeout", `The model call timed out after ${timeoutMs} ms`));
 
@@ -151,7 +149,11 @@ function startAttempt(timeoutMs: number, callerSignal: AbortSignal | undefined):
 /** Rejects as soon as the attempt aborts, even if an injected fetch ignores its signal. */
 function untilAborted<T>(promise: Promise<T>, attempt: Pick<Attempt, "signal">): Promise<T> {
   const { signal } = attempt;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The abort wins; the loser's own rejection must not surface as unhandled.
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
@@ -188,12 +190,10 @@ async function readExcerpt(response: Response): Promise<string> {
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const abortError = () =>
-      new ToolnexusError("aborted", "The model call was aborted", { cause: signal?.reason });
-    if (signal?.aborted) return reject(abortError());
+    if (signal?.aborted) return reject(abortedError(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(abortError());
+      reject(abortedError(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -201,4 +201,8 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+function abortedError(signal: AbortSignal | undefined): ToolnexusError {
+  return new ToolnexusError("aborted", "The model call was aborted", { cause: signal?.reason });
 }
