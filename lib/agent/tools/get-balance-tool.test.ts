@@ -1,0 +1,136 @@
+import type { Request } from "toolnexus";
+import { pendingOf } from "toolnexus";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbClient } from "@/lib/db/db-types";
+import { beginAuthorization } from "@/lib/oauth/begin-authorization";
+import { completeAuthorization } from "@/lib/oauth/complete-authorization";
+import { completeDemoConsent } from "@/lib/oauth/demo-consent-driver";
+import { revokeToken } from "@/lib/oauth/oauth-client";
+import { getProviderConfig } from "@/lib/oauth/provider-registry";
+import { createMigratedSqliteDb } from "@/lib/oauth/testing/migrated-sqlite-db";
+import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
+import { claimingAnswerer, startOAuthTestEnv, TEST_APP_URL } from "@/lib/oauth/testing/oauth-test-env";
+import { decryptToken } from "@/lib/oauth/token-crypto";
+import { createGetBalanceTool } from "./get-balance-tool";
+
+let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
+let store: ReturnType<typeof createMigratedSqliteDb>;
+let db: DbClient;
+
+beforeAll(async () => {
+  env = await startOAuthTestEnv();
+  store = createMigratedSqliteDb();
+  db = store.db;
+});
+
+afterAll(async () => {
+  await store?.dispose();
+  await env?.server.close();
+});
+
+const clock = () => new Date("2030-01-01T00:00:00.000Z");
+
+/** Runs the real sign-in for a parked request the way the callback route would. */
+async function connect(wireId: string) {
+  const fixture = await createParkedAuthorization(db, { wireId });
+  const url = await beginAuthorization({
+    db,
+    runtime: env.runtime,
+    userId: fixture.user.id,
+    provider: "demo",
+    wireRequestId: wireId,
+  });
+  const callback = await completeDemoConsent({
+    authorizationUrl: url.toString(),
+    redirectPrefix: `${TEST_APP_URL}/oauth/demo/callback`,
+    decision: "allow",
+  });
+  await completeAuthorization({
+    db,
+    runtime: env.runtime,
+    user: { id: fixture.user.id, role: "user" },
+    provider: "demo",
+    params: callback.searchParams,
+    answerRequest: claimingAnswerer(db),
+  });
+  return fixture.user.id;
+}
+
+function tool(userId: string) {
+  return createGetBalanceTool({ userId, db, runtime: env.runtime });
+}
+
+describe("get_balance", () => {
+  it("asks for authorization through the app's start link when not connected", async () => {
+    const user = await db.user.create({ data: { email: "fresh@example.test" } });
+    const result = await createGetBalanceTool({ userId: user.id, db, runtime: env.runtime, clock }).execute(
+      {},
+      { idempotencyKey: "run-1:call-1" },
+    );
+    const request = pendingOf(result) as Request;
+    expect(request.kind).toBe("authorization");
+    expect(request.url).toBe(`${TEST_APP_URL}/oauth/demo/start?request=${request.id}`);
+    expect(request.data).toMatchObject({ provider: "demo", host: new URL(env.server.issuer).host });
+    expect(request.expiresAt).toBe("2030-01-01T00:30:00.000Z");
+    expect(result.output).toBe(`${request.prompt}\n${request.url}`);
+
+    const again = await createGetBalanceTool({ userId: user.id, db, runtime: env.runtime, clock }).execute(
+      {},
+      { idempotencyKey: "run-1:call-1" },
+    );
+    expect(pendingOf(again)?.id).toBe(request.id);
+    const other = await tool(user.id).execute({}, { idempotencyKey: "run-1:call-2" });
+    expect(pendingOf(other)?.id).not.toBe(request.id);
+  });
+
+  it("reads the balance with the stored token, which never appears in the output", async () => {
+    const userId = await connect("auth-balance-1");
+    const result = await tool(userId).execute({}, { idempotencyKey: "run-2:call-1" });
+    expect(result).toEqual({ output: "Your Demo Bank balance (Dana Demo) is 1,234.56 EUR.", isError: false });
+    const row = await db.oAuthConnection.findFirstOrThrow({ where: { userId } });
+    const token = decryptToken(
+      row.accessTokenEnc,
+      env.runtime.keys.encryption,
+      `oauth-connection:${userId}:demo:access`,
+    );
+    expect(result.output).not.toContain(token);
+  });
+
+  it("refreshes an expired token and keeps working", async () => {
+    const userId = await connect("auth-balance-2");
+    const before = await db.oAuthConnection.findFirstOrThrow({ where: { userId } });
+    await db.oAuthConnection.update({
+      where: { id: before.id },
+      data: { tokenExpiresAt: new Date(Date.now() - 1000) },
+    });
+    const result = await tool(userId).execute({}, {});
+    expect(result.isError).toBe(false);
+    const after = await db.oAuthConnection.findFirstOrThrow({ where: { userId } });
+    expect(after.accessTokenEnc).not.toBe(before.accessTokenEnc);
+    expect(after.tokenExpiresAt!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("treats a revoked token as needing a fresh authorization", async () => {
+    const userId = await connect("auth-balance-3");
+    const row = await db.oAuthConnection.findFirstOrThrow({ where: { userId } });
+    const token = decryptToken(
+      row.accessTokenEnc,
+      env.runtime.keys.encryption,
+      `oauth-connection:${userId}:demo:access`,
+    );
+    await revokeToken({ provider: getProviderConfig(env.runtime.registry, "demo"), token });
+    const result = await tool(userId).execute({}, {});
+    expect(pendingOf(result)?.kind).toBe("authorization");
+    expect(await db.oAuthConnection.count({ where: { userId } })).toBe(0);
+  });
+
+  it("asks again when the token expired and cannot be refreshed", async () => {
+    const userId = await connect("auth-balance-4");
+    await db.oAuthConnection.updateMany({
+      where: { userId },
+      data: { tokenExpiresAt: new Date(Date.now() - 1000), refreshTokenEnc: null },
+    });
+    expect(pendingOf(await tool(userId).execute({}, {}))?.kind).toBe("authorization");
+    expect(await db.oAuthConnection.count({ where: { userId } })).toBe(0);
+  });
+});

@@ -1,0 +1,90 @@
+import { defineTool, pending, type Tool } from "toolnexus";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import type { DbClient } from "@/lib/db/db-types";
+import { oauthStartUrl } from "@/lib/oauth/app-url";
+import { forgetAccessToken, getUsableAccessToken } from "@/lib/oauth/connection-tokens";
+import { callProviderApi } from "@/lib/oauth/oauth-client";
+import { getOAuthRuntime, type OAuthRuntime } from "@/lib/oauth/oauth-runtime";
+import { DEMO_PROVIDER, getProviderConfig, providerHost } from "@/lib/oauth/provider-registry";
+import { type Clock, expiresIn, stableReference, systemClock } from "./tool-clock";
+
+export const GET_BALANCE_AUTH_TTL_MS = 30 * 60 * 1000;
+
+const balanceSchema = z.object({ account: z.string(), amount: z.number(), currency: z.string() });
+
+/**
+ * Reads the user's balance from the provider's API with the token stored for them. The token
+ * is looked up and used here, server-side; the tool's output carries only the balance, and the
+ * sign-in request carries only a link to the app, so no credential reaches the model.
+ */
+export function createGetBalanceTool(options: {
+  userId: string;
+  provider?: string;
+  clock?: Clock;
+  db?: DbClient;
+  runtime?: OAuthRuntime;
+}): Tool {
+  const clock = options.clock ?? systemClock;
+  const providerName = options.provider ?? DEMO_PROVIDER;
+  return defineTool({
+    name: "get_balance",
+    description:
+      "Read the user's current account balance at their bank. Asks the user to sign in to the bank the first time.",
+    run: async (_args, ctx) => {
+      const db = options.db ?? getDb();
+      const runtime = options.runtime ?? getOAuthRuntime();
+      const provider = getProviderConfig(runtime.registry, providerName);
+      const signIn = () => {
+        // Derived from the call, so a run taken over after a crash parks the same request again.
+        const id = stableReference(
+          "auth",
+          ctx?.idempotencyKey ?? crypto.randomUUID(),
+          provider.name,
+        ).toLowerCase();
+        return pending({
+          kind: "authorization",
+          id,
+          prompt: `Sign in to ${provider.label} so I can read your balance.`,
+          url: oauthStartUrl(runtime.appUrl, provider.name, id),
+          data: {
+            provider: provider.name,
+            providerLabel: provider.label,
+            host: providerHost(provider),
+            scopes: provider.scopes,
+          },
+          expiresAt: expiresIn(clock, GET_BALANCE_AUTH_TTL_MS),
+        });
+      };
+
+      const token = await getUsableAccessToken({
+        db,
+        runtime,
+        userId: options.userId,
+        provider: provider.name,
+        now: clock(),
+      });
+      if (token.status === "missing") return signIn();
+
+      const result = await callProviderApi({ provider, accessToken: token.accessToken, path: "api/balance" });
+      if (result.status === "unauthorized") {
+        // Revoked or otherwise dead: forget it, and ask for a fresh authorization.
+        await forgetAccessToken({
+          db,
+          userId: options.userId,
+          provider: provider.name,
+          accessTokenEnc: token.accessTokenEnc,
+        });
+        return signIn();
+      }
+      if (result.status === "failed")
+        throw new Error(`${provider.label} answered with HTTP ${result.httpStatus}`);
+      const balance = balanceSchema.parse(result.body);
+      const amount = balance.amount.toLocaleString("en-US", {
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      });
+      return `Your ${provider.label} balance (${balance.account}) is ${amount} ${balance.currency}.`;
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import path from "node:path";
+import { isDemoMode } from "@/lib/auth/demo-mode";
+import { appBaseUrl } from "./app-url";
+import { loadProviderRegistry, type ProviderRegistry } from "./provider-registry";
+import { loadSecretKeys, type SecretKeys } from "./secret-keys";
+
+/** Everything the OAuth flow reads from configuration, resolved once per process. */
+export interface OAuthRuntime {
+  registry: ProviderRegistry;
+  keys: SecretKeys;
+  appUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadOAuthRuntime(options: { env?: Env; dataDir?: string } = {}): OAuthRuntime {
+  const env = options.env ?? process.env;
+  const demoMode = isDemoMode(env);
+  return {
+    registry: loadProviderRegistry({ env, demoMode }),
+    keys: loadSecretKeys({ env, demoMode, dataDir: options.dataDir ?? path.resolve("data") }),
+    appUrl: appBaseUrl(env),
+  };
+}
+
+type RuntimeGlobal = typeof globalThis & { __toolnexusOAuth?: OAuthRuntime };
+
+export function getOAuthRuntime(): OAuthRuntime {
+  const holder = globalThis as RuntimeGlobal;
+  holder.__toolnexusOAuth ??= loadOAuthRuntime();
+  return holder.__toolnexusOAuth;
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import type { DbClient } from "@/lib/db/db-types";
+import { claimRequest } from "@/lib/db/requests";
+import { AppError } from "@/lib/errors";
+import type { AnswerRequestFn } from "../complete-authorization";
+import { startDemoProviderServer } from "../demo-provider";
+import type { OAuthRuntime } from "../oauth-runtime";
+import { loadProviderRegistry } from "../provider-registry";
+
+export const TEST_APP_URL = "http://127.0.0.1:9";
+
+/** A running demo provider and a runtime (registry, fresh keys) pointing at it. */
+export async function startOAuthTestEnv(options: { accessTokenTtl?: number } = {}) {
+  const server = await startDemoProviderServer({
+    port: 0,
+    redirectUris: [`${TEST_APP_URL}/oauth/demo/callback`],
+    ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
+  });
+  const runtime: OAuthRuntime = {
+    registry: loadProviderRegistry({ env: { OAUTH_DEMO_ISSUER: server.issuer }, demoMode: true }),
+    keys: { encryption: randomBytes(32), state: randomBytes(32) },
+    appUrl: TEST_APP_URL,
+  };
+  return { server, runtime };
+}
+
+/**
+ * Records the answer through the same atomic claim the engine uses, without resuming a run:
+ * these tests are about what the OAuth flow submits, not about the loop.
+ */
+export function claimingAnswerer(db: DbClient): AnswerRequestFn {
+  return async ({ requestId, answer, actor }) => {
+    const row = await db.request.findUniqueOrThrow({ where: { id: requestId } });
+    const submitted = answer as { ok: boolean; data?: Record<string, unknown>; reason?: "declined" };
+    const result = await claimRequest({
+      db,
+      id: requestId,
+      resolution: { status: "answered", answer: { id: row.requestId, ...submitted }, actorId: actor.id },
+    });
+    if (!result.claimed) throw new AppError("conflict:answer");
+    return result;
+  };
+}
