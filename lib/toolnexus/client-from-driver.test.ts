@@ -15,7 +15,7 @@ function recorder() {
   const contexts: Record<string, Array<Context | undefined>> = {};
   const track = (name: string, ctx: Context | undefined) => {
     runs[name] = (runs[name] ?? 0) + 1;
-    (contexts[name] ??= []).push(ctx);
+    contexts[name] = [...(contexts[name] ?? []), ctx];
   };
   const approval = (name: string, extra: { url?: string } = {}): Tool =>
     defineTool({
@@ -29,7 +29,14 @@ function recorder() {
       },
     });
   const plain = (name: string): Tool =>
-    defineTool({ name, description: "plain", run: (_args, ctx) => (track(name, ctx), `${name} ran`) });
+    defineTool({
+      name,
+      description: "plain",
+      run: (_args, ctx) => {
+        track(name, ctx);
+        return `${name} ran`;
+      },
+    });
   return { runs, contexts, approval, plain };
 }
 
@@ -338,9 +345,10 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
     const halted = (await runIn(mode, durable, "go", { toolkit })).result;
     const asked: string[] = [];
     const inProcess = createClientFromDriver(oneToolTurn("a", "b"), {
-      waitFor: async (request) => (
-        asked.push(request.id), { id: request.id, ok: true, data: { by: "host" } }
-      ),
+      waitFor: async (request) => {
+        asked.push(request.id);
+        return { id: request.id, ok: true, data: { by: "host" } };
+      },
     });
     const { result } = await resumeIn(
       mode,

@@ -66,7 +66,10 @@ describe.each(RUN_MODES)("suspensions with waitFor (%s)", (mode) => {
     const refund = defineTool({
       name: "refund",
       description: "d",
-      run: () => (runs++, pending({ kind: "approval", prompt: "Refund $900?" })),
+      run: () => {
+        runs++;
+        return pending({ kind: "approval", prompt: "Refund $900?" });
+      },
     });
     const driver = twoTurns("refund");
     const client = createClientFromDriver(driver, {
@@ -108,7 +111,10 @@ describe.each(RUN_MODES)("suspensions with waitFor (%s)", (mode) => {
     });
     let asks = 0;
     const client = createClientFromDriver(twoTurns("stubborn"), {
-      waitFor: async (request) => (asks++, { id: request.id, ok: true }),
+      waitFor: async (request) => {
+        asks++;
+        return { id: request.id, ok: true };
+      },
     });
     const toolkit = await createToolkit({ builtins: false, extraTools: [stubborn] });
     const { result } = await runIn(mode, client, "x", { toolkit });
@@ -176,7 +182,12 @@ describe.each(RUN_MODES)("suspensions with waitFor (%s)", (mode) => {
     });
     const client = createClientFromDriver(twoTurns("t"), {
       waitFor: async (request) => ({ id: request.id, ok: true }),
-      hooks: { afterTool: ({ result }) => (seen.push(result.output), undefined) },
+      hooks: {
+        afterTool: ({ result }) => {
+          seen.push(result.output);
+          return undefined;
+        },
+      },
       onMetric: (m) => metrics.push(m),
     });
     const toolkit = await createToolkit({ builtins: false, extraTools: [tool] });

@@ -59,7 +59,10 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const slow = defineTool({
       name: "slow",
       description: "d",
-      run: async () => (await fastStarted, "slow done"),
+      run: async () => {
+        await fastStarted;
+        return "slow done";
+      },
     });
     const fast = defineTool({
       name: "fast",
@@ -111,7 +114,14 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
 
   it("feeds an unknown tool and non-JSON arguments back as errors and keeps going", async () => {
     const ran: string[] = [];
-    const echo = defineTool({ name: "echo", description: "d", run: () => (ran.push("echo"), "echoed") });
+    const echo = defineTool({
+      name: "echo",
+      description: "d",
+      run: () => {
+        ran.push("echo");
+        return "echoed";
+      },
+    });
     const driver = createScriptedDriver([
       {
         toolCalls: [
@@ -171,7 +181,10 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const probe = defineTool({
       name: "probe",
       description: "d",
-      run: (_args, ctx) => (contexts.push(ctx), "ok"),
+      run: (_args, ctx) => {
+        contexts.push(ctx);
+        return "ok";
+      },
     });
     const driver = createScriptedDriver([{ toolCalls: [{ id: "call-7", name: "probe" }] }, { text: "." }]);
     const toolkit = await createToolkit({ builtins: false, extraTools: [probe] });
@@ -195,7 +208,10 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const probe = defineTool({
       name: "probe",
       description: "d",
-      run: (_a, ctx) => (keys.push(ctx!.idempotencyKey!), ""),
+      run: (_a, ctx) => {
+        keys.push(ctx!.idempotencyKey!);
+        return "";
+      },
     });
     const driver = createScriptedDriver([{ toolCalls: [{ id: "c1", name: "probe" }] }, { text: "." }]);
     const toolkit = await createToolkit({ builtins: false, extraTools: [probe] });
@@ -241,8 +257,22 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
 
   it("runs the hooks: beforeTool short-circuits, afterTool replaces, beforeLLM rewrites one call", async () => {
     const ran: string[] = [];
-    const real = defineTool({ name: "real", description: "d", run: () => (ran.push("real"), "from tool") });
-    const cached = defineTool({ name: "cached", description: "d", run: () => (ran.push("cached"), "never") });
+    const real = defineTool({
+      name: "real",
+      description: "d",
+      run: () => {
+        ran.push("real");
+        return "from tool";
+      },
+    });
+    const cached = defineTool({
+      name: "cached",
+      description: "d",
+      run: () => {
+        ran.push("cached");
+        return "never";
+      },
+    });
     const llmTurns: number[] = [];
     const driver = createScriptedDriver([
       {
@@ -318,7 +348,10 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const guarded = defineTool({
       name: "guarded",
       description: "d",
-      run: () => (ran.push("guarded"), "done"),
+      run: () => {
+        ran.push("guarded");
+        return "done";
+      },
     });
     const driver = createScriptedDriver([{ toolCalls: [{ id: "c1", name: "guarded" }] }]);
     const client = createClientFromDriver(driver, {

@@ -45,8 +45,22 @@ describe.each(RUN_MODES)("safe points and crash recovery (%s)", (mode) => {
 
   it("waits for the host to persist before it goes on", async () => {
     const log: string[] = [];
-    const a = defineTool({ name: "a", description: "d", run: () => (log.push("tool a"), "A") });
-    const b = defineTool({ name: "b", description: "d", run: () => (log.push("tool b"), "B") });
+    const a = defineTool({
+      name: "a",
+      description: "d",
+      run: () => {
+        log.push("tool a");
+        return "A";
+      },
+    });
+    const b = defineTool({
+      name: "b",
+      description: "d",
+      run: () => {
+        log.push("tool b");
+        return "B";
+      },
+    });
     const toolkit = await createToolkit({ builtins: false, extraTools: [a, b] });
     let n = 0;
     await runIn(mode, createClientFromDriver(twoToolsThenText()), "go", {
@@ -83,7 +97,14 @@ describe.each(RUN_MODES)("safe points and crash recovery (%s)", (mode) => {
     const runs = { a: 0, b: 0 };
     const keys: string[] = [];
     let crashed = true;
-    const a = defineTool({ name: "a", description: "d", run: () => (runs.a++, "A") });
+    const a = defineTool({
+      name: "a",
+      description: "d",
+      run: () => {
+        runs.a++;
+        return "A";
+      },
+    });
     // In the crashed process b never finishes; after the restart it does.
     const b = defineTool({
       name: "b",
