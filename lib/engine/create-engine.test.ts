@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAppError } from "@/lib/errors";
+import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
+import { makeTestEngine, type People, readRunState, seedPeople } from "./testing/engine-fixture";
+import { memoryLog } from "./testing/scripted-agent";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) => {
+  let database: TestDatabase;
+  let people: People & { threadId: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const freshThread = async () => {
+    people = await seedPeople(database.db);
+    return people.threadId;
+  };
+
+  it("parks, survives dropping every in-memory object, and resumes with ctx.answer", async () => {
+    const threadId = await freshThread();
+    const firstLog = memoryLog();
+    const first = makeTestEngine({ db: database.connect(), log: firstLog });
+    const { runId } = await first.startRun({ threadId, userId: people.owner.id, message: "ask me" });
+    await first.idle();
+    await first.stop();
+
+    const parked = await readRunState(database.db, runId);
+    expect(parked.run.status).toBe("pending");
+    expect(parked.requests.map((r) => [r.kind, r.status, r.audience])).toEqual([["input", "open", "owner"]]);
+    expect(parked.events.at(-1)?.type).toBe("pending");
+
+    const log = memoryLog();
+    const second = makeTestEngine({ db: database.connect(), log });
+    const { request } = await second.answerRequest({
+      requestId: parked.requests[0]!.id,
+      answer: { ok: true, data: { name: "Ada" } },
+      actor: people.owner,
+    });
+    expect(request.status).toBe("answered");
+    await second.idle();
+
+    const done = await readRunState(database.db, runId);
+    expect(done.run.status).toBe("done");
+    expect(log.entries).toEqual([
+      {
+        tool: "ask_name",
+        idempotencyKey: firstLog.entries[0]!.idempotencyKey,
+        answer: { id: parked.requests[0]!.requestId, ok: true, data: { name: "Ada" } },
+      },
+    ]);
+    expect(unbalancedReason(done.messages)).toBeUndefined();
+    expect(done.messages.at(-1)).toEqual({ role: "assistant", content: "finished: name=Ada" });
+    expect(done.events.map((e) => e.seq)).toEqual(done.events.map((_, i) => i + 1));
+    expect(done.events.at(-1)).toMatchObject({ type: "run_finished", payload: { status: "done" } });
+    await second.stop();
+  });
+
+  it("takes two answers of one turn in reverse order and runs the turn's third tool once", async () => {
+    const threadId = await freshThread();
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: database.db, log });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "pair please" });
+    await engine.idle();
+    const parked = await readRunState(database.db, runId);
+    expect(parked.requests.map((r) => r.toolName)).toEqual(["approve", "ask_name"]);
+    const [approval, input] = parked.requests;
+
+    await engine.answerRequest({
+      requestId: input!.id,
+      answer: { ok: true, data: { name: "Bo" } },
+      actor: people.owner,
+    });
+    await engine.idle();
+    const half = await readRunState(database.db, runId);
+    expect(half.run.status).toBe("pending");
+    expect(half.requests.map((r) => r.status)).toEqual(["open", "answered"]);
+
+    await engine.answerRequest({ requestId: approval!.id, answer: { ok: true }, actor: people.reviewer });
+    await engine.idle();
+    const done = await readRunState(database.db, runId);
+    expect(done.run.status).toBe("done");
+    expect(log.entries.filter((e) => e.tool === "count")).toHaveLength(1);
+    expect(done.messages.at(-1)).toEqual({
+      role: "assistant",
+      content: "finished: approved | name=Bo | counted",
+    });
+    expect(unbalancedReason(done.messages)).toBeUndefined();
+    expect(done.requests.map((r) => r.answer?.actorId)).toEqual([people.reviewer.id, people.owner.id]);
+    await engine.stop();
+  });
+
+  it("lets exactly one of 50 concurrent answers win", async () => {
+    const threadId = await freshThread();
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: database.db, log });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "ask now" });
+    await engine.idle();
+    const [request] = (await readRunState(database.db, runId)).requests;
+
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        engine.answerRequest({
+          requestId: request!.id,
+          answer: { ok: true, data: { name: `Racer ${i}` } },
+          actor: people.owner,
+        }),
+      ),
+    );
+    await engine.idle();
+    const accepted = outcomes.filter((o) => o.status === "fulfilled");
+    const refused = outcomes.filter((o) => o.status === "rejected");
+    expect(accepted).toHaveLength(1);
+    expect(refused).toHaveLength(49);
+    expect(refused.every((o) => isAppError(o.reason, "conflict:answer"))).toBe(true);
+    expect(await database.db.answer.count({ where: { requestRowId: request!.id } })).toBe(1);
+    expect(log.entries.filter((e) => e.tool === "ask_name" && e.answer)).toHaveLength(1);
+    const done = await readRunState(database.db, runId);
+    expect(done.run.status).toBe("done");
+    expect(done.events.filter((e) => e.type === "request_resolved")).toHaveLength(1);
+    await engine.stop();
+  });
+
+  it("refuses unknown ids, wrong actors and invalid data with typed errors and changes nothing", async () => {
+    const threadId = await freshThread();
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "pair again" });
+    await engine.idle();
+    const before = await readRunState(database.db, runId);
+    const [approval, input] = before.requests;
+
+    const attempts: [Promise<unknown>, string][] = [
+      [
+        engine.answerRequest({ requestId: "no-such-request", answer: { ok: true }, actor: people.owner }),
+        "not_found:request",
+      ],
+      [
+        engine.answerRequest({
+          requestId: input!.id,
+          answer: { ok: true, data: { name: "Eve" } },
+          actor: people.stranger,
+        }),
+        "forbidden:request",
+      ],
+      [
+        engine.answerRequest({
+          requestId: input!.id,
+          answer: { ok: true, data: { name: "Rex" } },
+          actor: people.reviewer,
+        }),
+        "forbidden:request",
+      ],
+      [
+        engine.answerRequest({ requestId: approval!.id, answer: { ok: true }, actor: people.owner }),
+        "forbidden:request",
+      ],
+      [
+        engine.answerRequest({
+          requestId: input!.id,
+          answer: { ok: true, data: { name: "X" } },
+          actor: people.owner,
+        }),
+        "invalid:answer",
+      ],
+      [
+        engine.answerRequest({
+          requestId: input!.id,
+          answer: { ok: true, data: { nick: "Al" } },
+          actor: people.owner,
+        }),
+        "invalid:answer",
+      ],
+      [
+        engine.answerRequest({ requestId: input!.id, answer: { ok: "yes" }, actor: people.owner }),
+        "bad_request:input",
+      ],
+    ];
+    for (const [attempt, code] of attempts) {
+      const error = await rejection(attempt);
+      expect(isAppError(error) && error.code).toBe(code);
+    }
+    await engine.idle();
+    const after = await readRunState(database.db, runId);
+    expect(after.run.status).toBe("pending");
+    expect(after.requests.map((r) => [r.status, r.answer])).toEqual([
+      ["open", null],
+      ["open", null],
+    ]);
+    expect(after.events).toHaveLength(before.events.length);
+    await engine.stop();
+  });
+
+  it("answers an expired request as the system, refuses late answers, and resumes with the decline", async () => {
+    const threadId = await freshThread();
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: database.db, log });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "expiring soon" });
+    await engine.idle();
+    const [request] = (await readRunState(database.db, runId)).requests;
+    expect(request!.status).toBe("open");
+
+    const error = await rejection(
+      engine.answerRequest({ requestId: request!.id, answer: { ok: true }, actor: people.owner }),
+    );
+    expect(isAppError(error, "expired:request")).toBe(true);
+    await engine.idle();
+    const done = await readRunState(database.db, runId);
+    expect(done.requests[0]!.status).toBe("expired");
+    expect(done.requests[0]!.answer).toMatchObject({ actorId: null, ok: false, reason: "expired" });
+    expect(done.run.status).toBe("done");
+    expect(done.messages.at(-1)).toEqual({
+      role: "assistant",
+      content: "finished: declined/expired: Quick!",
+    });
+    expect(log.entries.filter((e) => e.answer)).toHaveLength(0);
+
+    const again = await rejection(
+      engine.answerRequest({ requestId: request!.id, answer: { ok: true }, actor: people.owner }),
+    );
+    expect(isAppError(again, "expired:request")).toBe(true);
+    await engine.stop();
+  });
+
+  it("expires due requests on its timer", async () => {
+    const threadId = await freshThread();
+    const engine = makeTestEngine({ db: database.db, log: memoryLog(), expiryIntervalMs: 20 });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "expiring again" });
+    await engine.idle();
+    await engine.start();
+    const seen: string[] = [];
+    for await (const event of engine.subscribe({ threadId })) {
+      seen.push(event.type);
+      if (event.type === "run_finished") break;
+    }
+    await engine.stop();
+    expect(seen).toContain("request_resolved");
+    expect((await readRunState(database.db, runId)).run.status).toBe("done");
+  });
+
+  it("cancels a parked run for its owner: open requests become cancelled and the run ends", async () => {
+    const threadId = await freshThread();
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "pair to cancel" });
+    await engine.idle();
+    const refused = await rejection(engine.cancelRun({ runId, actor: people.reviewer }));
+    expect(isAppError(refused, "forbidden:run")).toBe(true);
+    await engine.cancelRun({ runId, actor: people.owner });
+    const state = await readRunState(database.db, runId);
+    expect(state.run.status).toBe("cancelled");
+    expect(state.requests.map((r) => [r.status, r.answer?.reason])).toEqual([
+      ["cancelled", "cancelled"],
+      ["cancelled", "cancelled"],
+    ]);
+    expect(unbalancedReason(state.messages)).toBeUndefined();
+    const late = await rejection(
+      engine.answerRequest({
+        requestId: state.requests[1]!.id,
+        answer: { ok: true, data: { name: "Al" } },
+        actor: people.owner,
+      }),
+    );
+    expect(isAppError(late, "conflict:request_closed")).toBe(true);
+    expect(
+      isAppError(await rejection(engine.cancelRun({ runId, actor: people.admin })), "conflict:run_finished"),
+    ).toBe(true);
+    // The thread is free again, and the next run starts from a balanced transcript.
+    await engine.startRun({ threadId, userId: people.owner.id, message: "hello" });
+    await engine.idle();
+    expect(unbalancedReason((await readRunState(database.db, runId)).messages)).toBeUndefined();
+    await engine.stop();
+  });
+});

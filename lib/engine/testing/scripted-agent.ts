@@ -1,0 +1,150 @@
+import { appendFileSync } from "node:fs";
+import {
+  type Client,
+  createClientFromDriver,
+  createInProcessDriver,
+  createToolkit,
+  defineTool,
+  type InProcessReply,
+  type ModelInput,
+  pending,
+} from "toolnexus";
+import type { EngineToolkit } from "../engine-types";
+
+// A deterministic agent for engine tests: the user's message picks a script, tools record
+// every execution, and the model's last turn repeats the tool outputs so tests can read them.
+
+export interface ToolExecution {
+  tool: string;
+  idempotencyKey?: string;
+  answer?: unknown;
+}
+
+export interface ExecutionLog {
+  record(entry: ToolExecution): void;
+}
+
+export function memoryLog(): ExecutionLog & { entries: ToolExecution[] } {
+  const entries: ToolExecution[] = [];
+  return { entries, record: (entry) => entries.push(entry) };
+}
+
+/** One JSON line per execution, so a parent process can read what its children did. */
+export function fileLog(file: string): ExecutionLog {
+  return { record: (entry) => appendFileSync(file, `${JSON.stringify(entry)}\n`) };
+}
+
+const scripts: Record<string, string[]> = {
+  ask: ["ask_name"],
+  pair: ["approve", "ask_name", "count"],
+  expiring: ["ask_soon"],
+  block: ["slow"],
+  "block-after-answer": ["approve_then_block"],
+};
+
+function plan(input: ModelInput): InProcessReply {
+  const last = input.messages.at(-1);
+  if (last?.role === "tool") {
+    const outputs: string[] = [];
+    for (let i = input.messages.length - 1; i >= 0; i -= 1) {
+      const message = input.messages[i]!;
+      if (message.role !== "tool") break;
+      outputs.unshift(message.content);
+    }
+    return { text: `finished: ${outputs.join(" | ")}` };
+  }
+  const prompt = last?.role === "user" ? last.content : "";
+  const tools = scripts[prompt.split(" ")[0] ?? ""];
+  if (!tools) return { text: `You said: ${prompt}` };
+  return { text: "Working on it. ", toolCalls: tools.map((name) => ({ name, args: { for: prompt } })) };
+}
+
+export function createScriptedClient(): Client {
+  return createClientFromDriver(createInProcessDriver({ model: "scripted-test-model", generate: plan }));
+}
+
+export const nameSchema = {
+  type: "object",
+  required: ["name"],
+  properties: { name: { type: "string", minLength: 2 } },
+  additionalProperties: false,
+};
+
+export interface ScriptedToolkitOptions {
+  log: ExecutionLog;
+  /** Called by the blocking tools; never resolving it simulates a process stuck mid-tool. */
+  block?: (tool: string) => Promise<void>;
+}
+
+export async function createScriptedToolkit({ log, block }: ScriptedToolkitOptions): Promise<EngineToolkit> {
+  return createToolkit({
+    builtins: false,
+    extraTools: [
+      defineTool({
+        name: "ask_name",
+        description: "Asks the user for a name.",
+        run: (_args, ctx) => {
+          log.record({ tool: "ask_name", idempotencyKey: ctx?.idempotencyKey, answer: ctx?.answer });
+          if (!ctx?.answer)
+            return pending({ kind: "input", prompt: "Your name?", data: { schema: nameSchema } });
+          return `name=${String(ctx.answer.data?.name)}`;
+        },
+      }),
+      defineTool({
+        name: "approve",
+        description: "Needs a reviewer's approval.",
+        run: (_args, ctx) => {
+          log.record({ tool: "approve", idempotencyKey: ctx?.idempotencyKey, answer: ctx?.answer });
+          if (!ctx?.answer) return pending({ kind: "approval", prompt: "Approve the change?" });
+          return "approved";
+        },
+      }),
+      defineTool({
+        name: "count",
+        description: "Has a side effect that must happen once.",
+        run: (_args, ctx) => {
+          log.record({ tool: "count", idempotencyKey: ctx?.idempotencyKey });
+          return "counted";
+        },
+      }),
+      defineTool({
+        name: "ask_soon",
+        description: "Asks something that expires at once.",
+        run: (_args, ctx) => {
+          log.record({ tool: "ask_soon", idempotencyKey: ctx?.idempotencyKey, answer: ctx?.answer });
+          if (!ctx?.answer) {
+            return pending({
+              kind: "input",
+              prompt: "Quick!",
+              expiresAt: new Date(Date.now() - 1000).toISOString(),
+            });
+          }
+          return "answered in time";
+        },
+      }),
+      defineTool({
+        name: "slow",
+        description: "Does slow work.",
+        run: async (_args, ctx) => {
+          log.record({ tool: "slow", idempotencyKey: ctx?.idempotencyKey });
+          await block?.("slow");
+          return "slow work done";
+        },
+      }),
+      defineTool({
+        name: "approve_then_block",
+        description: "Needs approval, then does slow work.",
+        run: async (_args, ctx) => {
+          log.record({
+            tool: "approve_then_block",
+            idempotencyKey: ctx?.idempotencyKey,
+            answer: ctx?.answer,
+          });
+          if (!ctx?.answer) return pending({ kind: "approval", prompt: "Approve the slow work?" });
+          await block?.("approve_then_block");
+          return "approved and done";
+        },
+      }),
+    ],
+  });
+}
