@@ -114,7 +114,7 @@ describe.each(["openai", "anthropic"] as const)("createHttpDriver, %s style", (s
           style,
           model: "test-model",
           apiKey: "sk-test",
-          headers: { "x-trace": "t-1" },
+          headers: { "X-Trace": "t-1", "Content-Type": "application/json" },
         }),
       );
       const [request] = server.requests;
@@ -282,5 +282,20 @@ describe("createHttpDriver configuration", () => {
         body: { model: "m", messages: [{ role: "user", content: "hi" }] },
       },
     ]);
+  });
+
+  it("lets a caller's header replace the style's own, whatever its case", async () => {
+    let sent: Headers | undefined;
+    const fetchStub: typeof fetch = async (_url, init) => {
+      sent = new Headers(init?.headers);
+      return new Response(JSON.stringify({ choices: [{ message: { content: "ok" } }] }));
+    };
+    const d = createHttpDriver({
+      ...base,
+      fetch: fetchStub,
+      headers: { Authorization: "Bearer gateway-token" },
+    });
+    await d.generate({ model: "m", messages: [], tools: [] });
+    expect(sent?.get("authorization")).toBe("Bearer gateway-token");
   });
 });

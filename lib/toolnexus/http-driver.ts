@@ -37,7 +37,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
   const settings = validate(options);
   const wire = WIRES[options.style];
   const url = wire.endpoint(options.baseUrl);
-  const headers = { ...wire.headers(options.apiKey!), ...options.headers };
+  const headers = { ...wire.headers(options.apiKey!), ...lowerCaseKeys(options.headers) };
   const fetchFn = options.fetch ?? globalThis.fetch;
 
   const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> =>
@@ -104,6 +104,14 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
       }
     },
   };
+}
+
+// Header names are case-insensitive; without this an "Authorization" override would be sent
+// alongside our "authorization" instead of replacing it.
+function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function withModel(input: ModelInput, fallback: string): ModelInput {
