@@ -89,18 +89,23 @@ export function createSqliteAdapterFactory(datasource, onConnect) {
 const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;
 
+function reportCharAsText(res) {
+  for (const field of res?.fields ?? []) {
+    if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+  }
+  return res;
+}
+
 class CatalogFriendlyClient extends pg.Client {
   query(...args) {
-    const result = super.query(...args);
-    if (result && typeof result.then === "function") {
-      return result.then((res) => {
-        for (const field of res?.fields ?? []) {
-          if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
-        }
-        return res;
-      });
+    // pg-pool calls with a trailing callback; direct users get a promise.
+    const last = args.at(-1);
+    if (typeof last === "function") {
+      args[args.length - 1] = (error, res) => last(error, error ? res : reportCharAsText(res));
+      return super.query(...args);
     }
-    return result;
+    const result = super.query(...args);
+    return result && typeof result.then === "function" ? result.then(reportCharAsText) : result;
   }
 }
 
@@ -169,6 +174,11 @@ export function createPostgresAdapterFactory(datasource, onConnect) {
         Client: CatalogFriendlyClient,
         max: 2,
       });
+      // Dropping the database terminates whatever connection the engine still holds open;
+      // that is expected and must not crash the process.
+      const ignore = () => {};
+      pool.on("error", ignore);
+      pool.on("connect", (client) => client.on("error", ignore));
       const adapter = await new PrismaPg(pool).connect();
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {

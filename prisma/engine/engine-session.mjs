@@ -60,6 +60,10 @@ export class EngineSession {
       case "devDiagnostic":
       case "diagnoseMigrationHistory":
         return this.withMigrationsTable(method, params);
+      case "evaluateDataLoss":
+      case "createMigration":
+        await this.warmMigrationSchemaCache(params);
+        return (await this.ensureEngine())[method](params);
       default: {
         const engine = await this.ensureEngine();
         if (typeof engine[method] !== "function" || method === "free" || method === "constructor") {
@@ -84,6 +88,22 @@ export class EngineSession {
         filters: params.filters ?? { externalTables: [], externalEnums: [] },
       });
       return engine[method](params);
+    }
+  }
+
+  // These two commands replay the migration history on a shadow database, but the WebAssembly
+  // engine does not hand them the adapter factory that can create one (only devDiagnostic and
+  // diagnoseMigrationHistory get it); they do consult a schema cache keyed by the history, so
+  // computing the history's schema first through devDiagnostic lets them proceed.
+  async warmMigrationSchemaCache(params) {
+    if (!params?.migrationsList) return;
+    try {
+      await this.withMigrationsTable("devDiagnostic", {
+        migrationsList: params.migrationsList,
+        filters: params.filters ?? { externalTables: [], externalEnums: [] },
+      });
+    } catch {
+      // The command itself will report whatever is wrong with the history.
     }
   }
 

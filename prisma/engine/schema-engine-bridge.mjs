@@ -81,7 +81,20 @@ async function serveJsonRpc(session) {
     // The engine methods take the engine exclusively, so calls are served strictly in order.
     queue = queue.then(async () => {
       try {
-        const result = await session.call(request.method, request.params);
+        let result = await session.call(request.method, request.params);
+        // The native engine hands diff output to the CLI through a `print` request rather than
+        // in the result (its `stdout` is always null there), and the CLI only prints that way.
+        if (request.method === "diff" && typeof result?.stdout === "string") {
+          if (result.stdout.length > 0) {
+            send({
+              jsonrpc: "2.0",
+              id: `print-${request.id}`,
+              method: "print",
+              params: { content: result.stdout.replace(/\n$/, "") },
+            });
+          }
+          result = { ...result, stdout: null };
+        }
         send({ jsonrpc: "2.0", id: request.id, result: result ?? {} });
       } catch (error) {
         send({ jsonrpc: "2.0", id: request.id, error: toRpcError(error) });
