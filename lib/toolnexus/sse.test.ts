@@ -57,6 +57,12 @@ describe("parseSse", () => {
     expect(events).toEqual([{ data: "héllo €" }]);
   });
 
+  it("joins a line delivered across many small chunks", async () => {
+    const text = `data: ${"abc".repeat(50)}\r\n\r\ndata: z\n\n`;
+    const chunks = text.match(/[\s\S]{1,3}/g)!;
+    expect(await collect(streamOf(chunks))).toEqual([{ data: "abc".repeat(50) }, { data: "z" }]);
+  });
+
   it("delivers a final event that lacks the closing blank line", async () => {
     expect(await collect(streamOf(["data: a\n\ndata: tail"]))).toEqual([{ data: "a" }, { data: "tail" }]);
     expect(await collect(streamOf(["data: a\n\ndata: tail\n"]))).toEqual([{ data: "a" }, { data: "tail" }]);

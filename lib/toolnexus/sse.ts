@@ -80,12 +80,14 @@ export async function* parseSse(
       if (signal?.aborted) throw signal.reason;
       if (done) break;
       onChunk?.();
+      // What is left in the buffer holds no line break, so scanning resumes where it stopped.
+      const scanned = buffer.length;
       buffer += decoder.decode(value, { stream: true });
-      if (pendingCr && buffer.startsWith("\n")) buffer = buffer.slice(1);
+      let start = 0;
+      if (pendingCr && buffer.charCodeAt(scanned) === 10) start = scanned + 1;
       pendingCr = false;
 
-      let start = 0;
-      for (let i = 0; i < buffer.length; i++) {
+      for (let i = Math.max(start, scanned); i < buffer.length; i++) {
         const ch = buffer.charCodeAt(i);
         if (ch !== 10 && ch !== 13) continue;
         const event = processLine(buffer.slice(start, i));
