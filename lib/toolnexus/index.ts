@@ -1,9 +1,16 @@
 export { createAiSdkDriver } from "./ai-sdk-driver";
 export { canonicalJson, createCheckpoint, verifyCheckpoint } from "./checkpoint";
-export { createClientFromDriver } from "./client-from-driver";
+export {
+  type ClientOptions,
+  createClient,
+  createClientFromDriver,
+  createInProcessClient,
+  type InProcessClientOptions,
+} from "./client";
 export { defineTool, type ToolDefinition } from "./define-tool";
 export * from "./errors";
 export { defaultDecline } from "./execute-turn";
+export { createHttpDriver, type HttpDriverOptions, type WireStyle } from "./http-driver";
 export {
   createInProcessDriver,
   type InProcessDriverOptions,

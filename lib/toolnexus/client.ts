@@ -1,0 +1,58 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createAiSdkDriver } from "./ai-sdk-driver";
+import { createClientFromDriver } from "./client-from-driver";
+import { createHttpDriver, type HttpDriverOptions } from "./http-driver";
+import { createInProcessDriver, type InProcessDriverOptions } from "./in-process-driver";
+import type { Client, LoopOptions, ModelDriver } from "./types";
+
+export { createClientFromDriver } from "./client-from-driver";
+
+/**
+ * Loop options plus where the model lives: an OpenAI- or Anthropic-style HTTP endpoint (the
+ * default), any AI SDK language model (`languageModel`), or a ready-made `driver`.
+ */
+export interface ClientOptions extends LoopOptions, Partial<HttpDriverOptions> {
+  languageModel?: LanguageModelV3;
+  driver?: ModelDriver;
+}
+
+function pickHttpOptions(options: ClientOptions): HttpDriverOptions {
+  const { baseUrl, style, model, apiKey, fetch, headers, retries, retryBaseMs, timeoutMs } = options;
+  const picked: Record<string, unknown> = { baseUrl, style, model, apiKey };
+  // Only keys the caller set, so the driver's own defaults apply to the rest.
+  for (const [key, value] of Object.entries({ fetch, headers, retries, retryBaseMs, timeoutMs })) {
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked as unknown as HttpDriverOptions;
+}
+
+function loopOptionsOf(options: LoopOptions): LoopOptions {
+  const { systemPrompt, maxTurns, waitFor, hooks, onMetric, formatDecline, checkpointKey } = options;
+  const loop: LoopOptions = {};
+  if (systemPrompt !== undefined) loop.systemPrompt = systemPrompt;
+  if (maxTurns !== undefined) loop.maxTurns = maxTurns;
+  if (waitFor !== undefined) loop.waitFor = waitFor;
+  if (hooks !== undefined) loop.hooks = hooks;
+  if (onMetric !== undefined) loop.onMetric = onMetric;
+  if (formatDecline !== undefined) loop.formatDecline = formatDecline;
+  if (checkpointKey !== undefined) loop.checkpointKey = checkpointKey;
+  return loop;
+}
+
+/** The agent loop around a model endpoint; configuration errors throw here, synchronously. */
+export function createClient(options: ClientOptions): Client {
+  const driver =
+    options.driver ??
+    (options.languageModel
+      ? createAiSdkDriver(options.languageModel)
+      : createHttpDriver(pickHttpOptions(options)));
+  return createClientFromDriver(driver, loopOptionsOf(options));
+}
+
+export type InProcessClientOptions = InProcessDriverOptions & LoopOptions;
+
+/** The same loop around a plain function instead of an HTTP endpoint. */
+export function createInProcessClient(options: InProcessClientOptions): Client {
+  const driver = createInProcessDriver({ model: options.model, generate: options.generate });
+  return createClientFromDriver(driver, loopOptionsOf(options));
+}
