@@ -16,5 +16,7 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // next-auth imports `next/server` without an extension, which only a bundler resolves.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

@@ -50,6 +50,7 @@ describe("safeCallbackPath", () => {
     "//evil.example",
     "/\\evil.example",
     "javascript:alert(1)",
+    "/\tinbox",
     "",
     undefined,
   ])("falls back to the chat for %s", (raw) => {

@@ -1,0 +1,144 @@
+import { NextRequest } from "next/server";
+import NextAuth from "next-auth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqliteTestDb } from "@/app/requests/_lib/sqlite-test-db";
+import type { Db } from "@/lib/db/client";
+import { upsertUserByEmail } from "@/lib/db/users";
+import { isAppError } from "@/lib/errors";
+import { createAuthConfig, listOAuthProviders } from "./auth-config";
+import { ensureRole } from "./ensure-role";
+import { userFromSession } from "./session-user";
+import { hashPassword } from "./verify-credentials";
+
+// The real next-auth request handlers with the app's configuration and a real SQLite file:
+// sign in through the Credentials endpoint, then read the session the way `requireUser` does.
+
+const ORIGIN = "http://localhost:3999";
+const env = { AUTH_SECRET: "integration-test-secret-0123456789abcdef", TOOLNEXUS_DEMO: "1" };
+
+let db: Db;
+let cleanup: () => Promise<void>;
+let nextAuth: ReturnType<typeof NextAuth>;
+
+beforeAll(async () => {
+  ({ db, cleanup } = createSqliteTestDb());
+  const passwordHash = await hashPassword("correct horse");
+  await upsertUserByEmail({ db, email: "Rita@Example.test", name: "Rita", role: "reviewer", passwordHash });
+  await upsertUserByEmail({ db, email: "al@example.test", name: "Al", role: "user", passwordHash });
+  nextAuth = NextAuth(createAuthConfig({ db: () => db, env }));
+});
+
+afterAll(async () => {
+  await cleanup();
+});
+
+function cookieHeader(response: Response, previous = ""): string {
+  const jar = new Map(
+    previous ? previous.split("; ").map((pair) => pair.split("=", 2) as [string, string]) : [],
+  );
+  for (const cookie of response.headers.getSetCookie()) {
+    const [pair] = cookie.split(";", 1);
+    const index = pair!.indexOf("=");
+    jar.set(pair!.slice(0, index), pair!.slice(index + 1));
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+async function signIn(email: string, password: string): Promise<{ response: Response; cookies: string }> {
+  const csrf = await nextAuth.handlers.GET(new NextRequest(`${ORIGIN}/api/auth/csrf`));
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  let cookies = cookieHeader(csrf);
+  const response = await nextAuth.handlers.POST(
+    new NextRequest(`${ORIGIN}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies },
+      body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${ORIGIN}/chat` }),
+    }),
+  );
+  cookies = cookieHeader(response, cookies);
+  return { response, cookies };
+}
+
+/** What `requireUser()` does, with the request handed in instead of read from Next's context. */
+async function requireUserFor(cookies: string) {
+  const handler = nextAuth.auth((request) => {
+    try {
+      return Response.json({ user: userFromSession(request.auth) });
+    } catch (error) {
+      if (isAppError(error)) return Response.json({ code: error.code }, { status: error.status });
+      throw error;
+    }
+  });
+  const response = (await handler(
+    new NextRequest(`${ORIGIN}/api/probe`, {
+      // As Next's server sets them; next-auth derives the session URL and cookie names from these.
+      headers: { cookie: cookies, host: new URL(ORIGIN).host, "x-forwarded-proto": "http" },
+    }),
+    {
+      params: Promise.resolve({}),
+    },
+  )) as Response;
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+describe("sign-in with the app's next-auth configuration", () => {
+  it("signs a demo account in (email case-insensitive) and puts id and role in the session", async () => {
+    const { response, cookies } = await signIn("rita@example.test", "correct horse");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/chat`);
+    expect(cookies).toMatch(/authjs\.session-token=/);
+
+    const { status, body } = await requireUserFor(cookies);
+    expect(status).toBe(200);
+    const stored = await db.user.findUniqueOrThrow({ where: { email: "rita@example.test" } });
+    expect(body.user).toEqual({ id: stored.id, email: "rita@example.test", name: "Rita", role: "reviewer" });
+    expect(ensureRole(body.user, "reviewer").id).toBe(stored.id);
+  });
+
+  it("refuses a wrong password and an unknown email without issuing a session", async () => {
+    for (const [email, password] of [
+      ["rita@example.test", "wrong"],
+      ["nobody@example.test", "correct horse"],
+      ["not-an-email", "correct horse"],
+    ] as const) {
+      const { response, cookies } = await signIn(email, password);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toContain("/login?error=CredentialsSignin");
+      expect(cookies).not.toMatch(/authjs\.session-token=/);
+    }
+  });
+
+  it("answers 401 without a session and with a forged one", async () => {
+    expect(await requireUserFor("")).toEqual({ status: 401, body: { code: "unauthorized:session" } });
+    const forged = await requireUserFor(
+      "authjs.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2In0.bad.bad.bad.bad",
+    );
+    expect(forged).toEqual({ status: 401, body: { code: "unauthorized:session" } });
+  });
+
+  it("keeps a user's role in later requests and refuses a higher one", async () => {
+    const { cookies } = await signIn("al@example.test", "correct horse");
+    const { body } = await requireUserFor(cookies);
+    expect(body.user.role).toBe("user");
+    expect(() => ensureRole(body.user, "reviewer")).toThrowError(/role does not allow/);
+  });
+});
+
+describe("listOAuthProviders", () => {
+  it("offers GitHub and OIDC only when fully configured", () => {
+    expect(listOAuthProviders({ AUTH_GITHUB_ID: "id" })).toEqual([]);
+    expect(
+      listOAuthProviders({
+        AUTH_GITHUB_ID: "id",
+        AUTH_GITHUB_SECRET: "s",
+        AUTH_OIDC_ISSUER: "https://idp.example",
+        AUTH_OIDC_ID: "c",
+        AUTH_OIDC_SECRET: "s",
+        AUTH_OIDC_NAME: "Acme SSO",
+      }),
+    ).toEqual([
+      { id: "github", name: "GitHub" },
+      { id: "oidc", name: "Acme SSO" },
+    ]);
+  });
+});
