@@ -19,6 +19,17 @@ interface ChatViewProps {
   answer: AnswerInChat;
 }
 
+/** The stream route answers errors as JSON; show its message, not the raw body. */
+function readableError(error: Error): string {
+  try {
+    const parsed = JSON.parse(error.message) as { message?: unknown };
+    if (typeof parsed.message === "string") return parsed.message;
+  } catch {
+    // Not JSON: already a message.
+  }
+  return error.message;
+}
+
 function lastRunBusy(messages: ChatMessage[]): boolean {
   const last = messages.at(-1);
   if (last?.role !== "assistant") return false;
@@ -60,7 +71,7 @@ export function ChatView({ threadId, viewerId, initialMessages, active, startRun
       <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} />
       {error && (
         <p role="alert" className="alert alert-error">
-          {error.message}
+          {readableError(error)}
         </p>
       )}
       <form className="chat-input" onSubmit={onSubmit}>

@@ -2,12 +2,15 @@ import { z } from "zod";
 import { parseInput } from "@/app/requests/_lib/parse-input";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { BulkOutcome } from "@/components/inbox/inbox-item";
+import { readApprovalEdit } from "@/components/request-form/approval-edit";
 import { ensureRole } from "@/lib/auth/ensure-role";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Engine } from "@/lib/engine/engine-types";
-import { toPublicError } from "@/lib/errors";
+import { AppError, toPublicError } from "@/lib/errors";
 
 export const MAX_BULK_ANSWERS = 50;
+
+const NOT_AN_APPROVAL = "Only approvals can be answered in bulk; open this request to answer it.";
 
 export const answerManyInput = z
   .object({
@@ -34,17 +37,22 @@ export async function answerMany(
 ): Promise<BulkOutcome[]> {
   ensureRole(actor, "reviewer");
   const { requestIds, decision } = parseInput(answerManyInput, input);
-  const answer =
-    decision.decision === "approve"
-      ? { ok: true }
-      : {
-          ok: false,
-          reason: "declined" as const,
-          ...(decision.reason ? { data: { reason: decision.reason } } : {}),
-        };
   const outcomes: BulkOutcome[] = [];
   for (const requestId of requestIds) {
     try {
+      const stored = await deps.engine.readRequest({ requestId, actor });
+      if (stored.request.kind !== "approval")
+        throw new AppError("bad_request:input", { message: NOT_AN_APPROVAL });
+      // Approving in bulk approves what the form would have shown, unedited.
+      const values = readApprovalEdit(stored.request.data, stored.args)?.initial;
+      const answer =
+        decision.decision === "approve"
+          ? { ok: true, ...(values && Object.keys(values).length > 0 ? { data: values } : {}) }
+          : {
+              ok: false,
+              reason: "declined",
+              ...(decision.reason ? { data: { reason: decision.reason } } : {}),
+            };
       await submitAnswer({ actor, input: { requestId, answer } }, deps);
       outcomes.push({ id: requestId, ok: true });
     } catch (error) {

@@ -1,0 +1,30 @@
+"use client";
+
+import { useCallback } from "react";
+import { answerRequestAction } from "@/app/requests/actions";
+import type { ChatMessage } from "@/components/chat/chat-message";
+import { type AnswerInChat, ChatView } from "@/components/chat/chat-view";
+import type { StartRun } from "@/components/chat/thread-chat-transport";
+import { startRunAction } from "../actions";
+
+interface ThreadChatProps {
+  threadId: string;
+  viewerId: string;
+  initialMessages: ChatMessage[];
+  active: boolean;
+}
+
+/** Binds the chat view to this app's server actions. */
+export function ThreadChat(props: ThreadChatProps) {
+  const startRun = useCallback<StartRun>(async (input) => {
+    const result = await startRunAction(input);
+    return result.ok ? { ok: true, runId: result.value.runId } : { ok: false, message: result.error.message };
+  }, []);
+  const answer = useCallback<AnswerInChat>(async (input) => {
+    const result = await answerRequestAction(input);
+    return result.ok
+      ? { ok: true }
+      : { ok: false, message: result.error.message, issues: result.error.issues };
+  }, []);
+  return <ChatView {...props} startRun={startRun} answer={answer} />;
+}

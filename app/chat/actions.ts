@@ -1,0 +1,24 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { type ActionResult, toActionResult } from "@/app/requests/_lib/action-result";
+import { getAppServices } from "@/app/requests/_lib/app-services";
+import { requireUser } from "@/lib/auth/require-user";
+import { createChatThread } from "./_lib/create-chat-thread";
+import { startChatRun } from "./_lib/start-chat-run";
+
+/** "New chat": creates an empty thread and opens it. */
+export async function createThreadAction(): Promise<void> {
+  const actor = await requireUser();
+  const { db } = await getAppServices();
+  const { threadId } = await createChatThread({ actor }, { db });
+  redirect(`/chat/${threadId}`);
+}
+
+/** Sends a message: stores it and starts the run, which goes on after this returns. */
+export async function startRunAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
+  return toActionResult(async () => {
+    const actor = await requireUser();
+    return startChatRun({ actor, input }, await getAppServices());
+  });
+}

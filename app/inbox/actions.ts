@@ -1,0 +1,15 @@
+"use server";
+
+import { type ActionResult, toActionResult } from "@/app/requests/_lib/action-result";
+import { getAppServices } from "@/app/requests/_lib/app-services";
+import type { BulkOutcome } from "@/components/inbox/inbox-item";
+import { requireRole } from "@/lib/auth/require-role";
+import { answerMany } from "./_lib/answer-many";
+
+/** A reviewer's approve/decline of several approvals at once; each reports its own outcome. */
+export async function answerManyAction(input: unknown): Promise<ActionResult<BulkOutcome[]>> {
+  return toActionResult(async () => {
+    const actor = await requireRole("reviewer");
+    return answerMany({ actor, input }, await getAppServices());
+  });
+}

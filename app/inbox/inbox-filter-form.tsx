@@ -1,0 +1,50 @@
+import { INBOX_SORTS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
+
+const KINDS = ["approval", "input", "question", "authorization"];
+const SORT_LABELS = { newest: "Newest first", oldest: "Oldest first", expiry: "Expiring soonest" } as const;
+
+/** A plain GET form: filters land in the URL, so a view can be reloaded, shared and bookmarked. */
+export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
+  return (
+    <form method="get" action="/inbox" className="inbox-filters" aria-label="Filter requests">
+      <label>
+        Kind
+        <select name="kind" defaultValue={filters.kind ?? ""}>
+          <option value="">Any kind</option>
+          {KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {kind}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Status
+        <select name="status" defaultValue={filters.status}>
+          {INBOX_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Sort
+        <select name="sort" defaultValue={filters.sort}>
+          {INBOX_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {SORT_LABELS[sort]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Search prompts
+        <input type="search" name="q" defaultValue={filters.q ?? ""} maxLength={200} />
+      </label>
+      <button type="submit" className="button button-secondary">
+        Apply
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+import Link from "next/link";
+import { forbidden, notFound } from "next/navigation";
+import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
+import { requirePageUser } from "@/lib/auth/page-guards";
+import { getUserById } from "@/lib/db/users";
+import { createAnswerPolicy } from "@/lib/engine/answer-policy";
+import { isAppError } from "@/lib/errors";
+import { getAppServices } from "../_lib/app-services";
+import { toRequestView } from "../_lib/to-request-view";
+import { RequestAnswer } from "./request-answer";
+import "@/components/chat/chat.css";
+import "@/components/request-form/request-form.css";
+
+export const metadata = { title: "Request · toolnexus" };
+
+const policy = createAnswerPolicy();
+
+export default async function RequestPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const user = await requirePageUser(`/requests/${encodeURIComponent(id)}`);
+  const { db, engine } = await getAppServices();
+  const stored = await engine.readRequest({ requestId: id, actor: user }).catch((error: unknown) => {
+    if (isAppError(error, "not_found:request")) notFound();
+    if (isAppError(error, "forbidden:request")) forbidden();
+    throw error;
+  });
+  const actorId = stored.answer?.actorId;
+  const answerer = actorId ? await getUserById({ db, userId: actorId }) : null;
+  const view = toRequestView(stored, answerer ? (answerer.name ?? answerer.email ?? undefined) : undefined);
+  const canAnswer = policy.mayAnswer({ actor: user, audience: stored.audience, ownerId: stored.ownerId });
+  const { request } = stored;
+
+  return (
+    <article className="card stack" aria-labelledby="request-title">
+      <p className="muted">
+        <span className="badge">{request.kind}</span> from the <code>{stored.toolName}</code> tool ·{" "}
+        {stored.audience === "reviewers" ? "a reviewer must act" : "the chat's owner must act"}
+        {stored.status === "open" && request.expiresAt && (
+          <>
+            {" "}
+            · <ExpiryCountdown expiresAt={request.expiresAt} />
+          </>
+        )}
+      </p>
+      <h1 id="request-title" className="page-title">
+        {request.prompt}
+      </h1>
+      <details>
+        <summary>Tool arguments</summary>
+        <pre className="tn-json">{JSON.stringify(stored.args, null, 2)}</pre>
+      </details>
+      <RequestAnswer requestId={stored.id} view={view} canAnswer={canAnswer} />
+      <p>
+        {stored.ownerId === user.id ? (
+          <Link href={`/chat/${stored.threadId}`}>Back to the chat</Link>
+        ) : (
+          <Link href="/inbox">Back to the inbox</Link>
+        )}
+      </p>
+    </article>
+  );
+}

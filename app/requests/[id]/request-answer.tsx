@@ -1,0 +1,31 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useCallback } from "react";
+import { RequestForm } from "@/components/request-form/request-form";
+import type { RequestView, SubmitAnswer } from "@/components/request-form/request-view";
+import { answerRequestAction } from "../actions";
+
+/** The request page's form, bound to the answer action; the page re-renders read-only once sent. */
+export function RequestAnswer({
+  requestId,
+  view,
+  canAnswer,
+}: {
+  requestId: string;
+  view: RequestView;
+  canAnswer: boolean;
+}) {
+  const router = useRouter();
+  const submit = useCallback<SubmitAnswer>(
+    async (answer) => {
+      const result = await answerRequestAction({ requestId, answer });
+      return result.ok
+        ? { ok: true }
+        : { ok: false, message: result.error.message, issues: result.error.issues };
+    },
+    [requestId],
+  );
+  const onSent = useCallback(() => router.refresh(), [router]);
+  return <RequestForm view={view} submit={submit} canAnswer={canAnswer} onSent={onSent} />;
+}

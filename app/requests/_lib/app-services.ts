@@ -1,0 +1,58 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
+import { getAgentClient } from "@/lib/agent/get-agent-client";
+import { type Db, getDb } from "@/lib/db/client";
+import { resolveDatabaseUrl } from "@/lib/db/database-url";
+import { createEngine } from "@/lib/engine/create-engine";
+import type { Engine } from "@/lib/engine/engine-types";
+import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
+import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
+
+export interface AppServices {
+  db: Db;
+  engine: Engine;
+}
+
+type ServicesGlobal = typeof globalThis & { __toolnexusServices?: Promise<AppServices> };
+
+// Declines reach the model with the reviewer's words, so its reply can say why.
+function formatDecline(
+  request: { prompt: string },
+  answer: { reason?: string; data?: Record<string, unknown> } | undefined,
+) {
+  const why = typeof answer?.data?.reason === "string" ? ` Reason: ${answer.data.reason}` : "";
+  return `${answer?.reason ?? "declined"}: ${request.prompt}${why}`;
+}
+
+async function build(): Promise<AppServices> {
+  const db = getDb();
+  const instanceId = `web-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const { provider, url } = resolveDatabaseUrl(process.env.DATABASE_URL);
+  const bus: EventBus =
+    provider === "postgres"
+      ? await createPostgresEventBus({ connectionString: url, instanceId })
+      : createMemoryEventBus();
+  const engine = createEngine({
+    db,
+    bus,
+    instanceId,
+    createClient: () => getAgentClient({ loop: { formatDecline } }),
+    createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
+  });
+  await engine.start();
+  return { db, engine };
+}
+
+/**
+ * The process's one engine. Started once, on first use, and kept on globalThis so dev-mode
+ * module reloads do not start a second set of timers.
+ */
+export function getAppServices(): Promise<AppServices> {
+  const holder = globalThis as ServicesGlobal;
+  holder.__toolnexusServices ??= build().catch((error: unknown) => {
+    holder.__toolnexusServices = undefined;
+    throw error;
+  });
+  return holder.__toolnexusServices;
+}

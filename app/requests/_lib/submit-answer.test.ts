@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startChatRun } from "@/app/chat/_lib/start-chat-run";
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { Db } from "@/lib/db/client";
+import type { Engine } from "@/lib/engine/engine-types";
+import type { AppError } from "@/lib/errors";
+import { appErrorCode } from "./app-error-code";
+import { submitAnswer } from "./submit-answer";
+import { createTestEngine, newThread, newUser } from "./test-engine";
+
+let db: Db;
+let engine: Engine;
+let cleanup: () => Promise<void>;
+
+beforeAll(() => {
+  ({ db, engine, cleanup } = createTestEngine());
+});
+afterAll(() => cleanup());
+
+/** Starts a run as `owner` and waits until it parks; returns its one open request row id. */
+async function parkedRequest(
+  owner: SessionUser,
+  text: string,
+): Promise<{ requestId: string; runId: string }> {
+  const threadId = await newThread(db, owner);
+  const { runId } = await startChatRun({ actor: owner, input: { threadId, text } }, { engine, db });
+  await engine.idle();
+  const row = await db.request.findFirstOrThrow({ where: { runId, status: "open" } });
+  return { requestId: row.id, runId };
+}
+
+async function answerCount(requestId: string): Promise<number> {
+  return db.answer.count({ where: { requestRowId: requestId } });
+}
+
+describe("submitAnswer", () => {
+  it("lets a reviewer approve, resumes the run, and refuses a second answer", async () => {
+    const owner = await newUser(db, "user");
+    const reviewer = await newUser(db, "reviewer");
+    const { requestId, runId } = await parkedRequest(owner, "deploy v1.4 to production");
+
+    const first = await submitAnswer(
+      { actor: reviewer, input: { requestId, answer: { ok: true, data: { version: "v1.5" } } } },
+      { engine },
+    );
+    expect(first).toEqual({ requestId, status: "answered" });
+    await engine.idle();
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("done");
+
+    const second = submitAnswer(
+      {
+        actor: await newUser(db, "reviewer"),
+        input: { requestId, answer: { ok: false, reason: "declined" } },
+      },
+      { engine },
+    );
+    expect(await appErrorCode(second)).toMatch(/^conflict:/);
+    expect(await answerCount(requestId)).toBe(1);
+  });
+
+  it("refuses the owner's own approval and another user's input request", async () => {
+    const owner = await newUser(db, "user");
+    const stranger = await newUser(db, "user");
+    const approval = await parkedRequest(owner, "deploy v3.0 to production");
+    expect(
+      await appErrorCode(
+        submitAnswer({ actor: owner, input: { ...approval, runId: undefined } }, { engine }),
+      ),
+    ).toBe("bad_request:input");
+    expect(
+      await appErrorCode(
+        submitAnswer(
+          { actor: owner, input: { requestId: approval.requestId, answer: { ok: true } } },
+          { engine },
+        ),
+      ),
+    ).toBe("forbidden:request");
+
+    const input = await parkedRequest(owner, "book a flight");
+    expect(
+      await appErrorCode(
+        submitAnswer(
+          { actor: stranger, input: { requestId: input.requestId, answer: { ok: true } } },
+          { engine },
+        ),
+      ),
+    ).toBe("forbidden:request");
+    expect(await answerCount(approval.requestId)).toBe(0);
+    expect(await answerCount(input.requestId)).toBe(0);
+  });
+
+  it("checks the answer against the request's schema on the server", async () => {
+    const owner = await newUser(db, "user");
+    const { requestId } = await parkedRequest(owner, "book a flight");
+    const bad = submitAnswer(
+      { actor: owner, input: { requestId, answer: { ok: true, data: { from: "Berlin", passengers: 0 } } } },
+      { engine },
+    );
+    expect(await appErrorCode(bad)).toBe("invalid:answer");
+    const error = (await bad.catch((e: unknown) => e)) as AppError;
+    expect(error.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining(["/from", "/passengers"]));
+    expect(await answerCount(requestId)).toBe(0);
+  });
+
+  it.each([
+    ["a missing answer", { requestId: "x" }],
+    ["a system-only decline reason", { requestId: "x", answer: { ok: false, reason: "expired" } }],
+    ["data that is not an object", { requestId: "x", answer: { ok: true, data: [1, 2] } }],
+    ["an unknown field", { requestId: "x", answer: { ok: true }, extra: 1 }],
+    ["an empty id", { requestId: "", answer: { ok: true } }],
+  ])("rejects %s as bad input", async (_label, input) => {
+    const user = await newUser(db, "user");
+    expect(await appErrorCode(submitAnswer({ actor: user, input }, { engine }))).toBe("bad_request:input");
+  });
+
+  it("reports an unknown request as not found", async () => {
+    const user = await newUser(db, "reviewer");
+    expect(
+      await appErrorCode(
+        submitAnswer({ actor: user, input: { requestId: "nope", answer: { ok: true } } }, { engine }),
+      ),
+    ).toBe("not_found:request");
+  });
+});

@@ -1,0 +1,61 @@
+import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
+import { getAgentClient } from "@/lib/agent/get-agent-client";
+import type { SessionUser } from "@/lib/auth/session-user";
+import { createThread } from "@/lib/db/chat-threads";
+import type { Db } from "@/lib/db/client";
+import { createEngine } from "@/lib/engine/create-engine";
+import type { Engine } from "@/lib/engine/engine-types";
+import { createMemoryEventBus } from "@/lib/engine/event-bus";
+import { createSqliteTestDb } from "./sqlite-test-db";
+
+/**
+ * The real engine over a real SQLite file, driven by the offline demo model and the demo tools:
+ * what the pages' server code talks to in production, minus the HTTP layer.
+ */
+export function createTestEngine(): { db: Db; engine: Engine; cleanup: () => Promise<void> } {
+  const { db, cleanup } = createSqliteTestDb();
+  const bus = createMemoryEventBus();
+  const engine = createEngine({
+    db,
+    bus,
+    instanceId: `web-test-${process.pid}`,
+    createClient: () =>
+      getAgentClient({
+        config: { provider: "demo", model: "toolnexus-demo" },
+        loop: {
+          formatDecline: (request, answer) =>
+            `declined: ${request.prompt} Reason: ${String(answer?.data?.reason ?? answer?.reason ?? "none")}`,
+        },
+      }),
+    createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
+    textFlushMs: 0,
+  });
+  return {
+    db,
+    engine,
+    cleanup: async () => {
+      await engine.idle();
+      await engine.stop();
+      await bus.close();
+      await cleanup();
+    },
+  };
+}
+
+export async function createTestUser(db: Db, user: SessionUser): Promise<SessionUser> {
+  await db.user.create({ data: { id: user.id, email: user.email, name: user.name, role: user.role } });
+  return user;
+}
+
+let userCounter = 0;
+
+/** A distinct user per call, so tests never depend on each other's rows. */
+export async function newUser(db: Db, role: SessionUser["role"]): Promise<SessionUser> {
+  userCounter += 1;
+  const id = `u-${role}-${userCounter}-${process.pid}`;
+  return createTestUser(db, { id, email: `${id}@example.test`, name: `${role} ${userCounter}`, role });
+}
+
+export async function newThread(db: Db, owner: SessionUser): Promise<string> {
+  return (await createThread({ db, userId: owner.id })).id;
+}

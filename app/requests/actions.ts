@@ -1,0 +1,16 @@
+"use server";
+
+import { requireUser } from "@/lib/auth/require-user";
+import { type ActionResult, toActionResult } from "./_lib/action-result";
+import { getAppServices } from "./_lib/app-services";
+import { submitAnswer } from "./_lib/submit-answer";
+
+/** Answers one parked request; the run resumes on the server once its turn is complete. */
+export async function answerRequestAction(
+  input: unknown,
+): Promise<ActionResult<{ requestId: string; status: string }>> {
+  return toActionResult(async () => {
+    const actor = await requireUser();
+    return submitAnswer({ actor, input }, await getAppServices());
+  });
+}
