@@ -3,12 +3,19 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    alias: {
-      "@": path.resolve(import.meta.dirname),
-      toolnexus: path.resolve(import.meta.dirname, "lib/toolnexus/index.ts"),
+    alias: [
+      { find: /^@\//, replacement: `${path.resolve(import.meta.dirname)}/` },
+      { find: /^toolnexus$/, replacement: path.resolve(import.meta.dirname, "lib/toolnexus/index.ts") },
+      {
+        find: /^toolnexus\/testing$/,
+        replacement: path.resolve(import.meta.dirname, "lib/toolnexus/testing/index.ts"),
+      },
       // Tests run outside React's server environment; this is what the package resolves to there.
-      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
-    },
+      {
+        find: /^server-only$/,
+        replacement: path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+      },
+    ],
   },
   test: {
     include: ["{lib,app,components,scripts,bench,prisma}/**/*.test.ts"],
