@@ -1,6 +1,7 @@
 import { createToolkit, type Toolkit } from "toolnexus";
 import { createBookFlightTool } from "./tools/book-flight-tool";
 import { createDeployTool } from "./tools/deploy-tool";
+import { createGetBalanceTool, isBalanceProviderConfigured } from "./tools/get-balance-tool";
 import { createRefundTool } from "./tools/refund-tool";
 import { type Clock, systemClock } from "./tools/tool-clock";
 
@@ -12,13 +13,17 @@ export async function createAgentToolkit(options: {
   userId: string;
   runId: string;
   clock?: Clock;
+  /** `get_balance` needs the Demo Bank provider; on by default whenever it is configured. */
+  balance?: boolean;
 }): Promise<Toolkit> {
   const clock = options.clock ?? systemClock;
+  const balance = options.balance ?? isBalanceProviderConfigured();
   return createToolkit({
     extraTools: [
       createDeployTool({ clock }),
       createRefundTool({ clock }),
       createBookFlightTool({ clock, userId: options.userId }),
+      ...(balance ? [createGetBalanceTool({ clock, userId: options.userId })] : []),
     ],
   });
 }

@@ -19,7 +19,7 @@ async function setup(): Promise<{ client: Client; toolkit: Awaited<ReturnType<ty
     formatDecline: (request, answer) =>
       `declined: ${request.prompt} Reason: ${String(answer?.data?.reason ?? answer?.reason ?? "none")}`,
   });
-  const toolkit = await createAgentToolkit({ userId: "u1", runId: "r1", clock: () => now });
+  const toolkit = await createAgentToolkit({ userId: "u1", runId: "r1", clock: () => now, balance: false });
   toolkits.push(toolkit);
   return { client, toolkit };
 }

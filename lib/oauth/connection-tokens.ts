@@ -13,7 +13,12 @@ import { decryptToken, encryptToken } from "./token-crypto";
 // Refresh a little early so a token does not expire between our check and the provider's.
 const EXPIRY_SKEW_MS = 30_000;
 
-function context(userId: string, provider: string, which: "access" | "refresh"): string {
+/** Associated data binding a sealed token to its user, provider and role. */
+export function connectionTokenContext(
+  userId: string,
+  provider: string,
+  which: "access" | "refresh",
+): string {
   return `oauth-connection:${userId}:${provider}:${which}`;
 }
 
@@ -21,9 +26,9 @@ function seal(runtime: OAuthRuntime, userId: string, provider: string, tokens: T
   const key = runtime.keys.encryption;
   return {
     scopes: tokens.scopes.join(" "),
-    accessTokenEnc: encryptToken(tokens.accessToken, key, context(userId, provider, "access")),
+    accessTokenEnc: encryptToken(tokens.accessToken, key, connectionTokenContext(userId, provider, "access")),
     refreshTokenEnc: tokens.refreshToken
-      ? encryptToken(tokens.refreshToken, key, context(userId, provider, "refresh"))
+      ? encryptToken(tokens.refreshToken, key, connectionTokenContext(userId, provider, "refresh"))
       : null,
     tokenExpiresAt: tokens.expiresAt ?? null,
   };
@@ -68,9 +73,13 @@ export async function getUsableAccessToken(options: {
   let accessToken: string;
   let refreshToken: string | undefined;
   try {
-    accessToken = decryptToken(row.accessTokenEnc, key, context(userId, provider, "access"));
+    accessToken = decryptToken(row.accessTokenEnc, key, connectionTokenContext(userId, provider, "access"));
     if (row.refreshTokenEnc) {
-      refreshToken = decryptToken(row.refreshTokenEnc, key, context(userId, provider, "refresh"));
+      refreshToken = decryptToken(
+        row.refreshTokenEnc,
+        key,
+        connectionTokenContext(userId, provider, "refresh"),
+      );
     }
   } catch {
     return drop("unreadable");

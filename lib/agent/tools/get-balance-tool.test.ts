@@ -2,14 +2,11 @@ import type { Request } from "toolnexus";
 import { pendingOf } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
-import { beginAuthorization } from "@/lib/oauth/begin-authorization";
-import { completeAuthorization } from "@/lib/oauth/complete-authorization";
-import { completeDemoConsent } from "@/lib/oauth/demo-consent-driver";
+import { connectionTokenContext } from "@/lib/oauth/connection-tokens";
 import { revokeToken } from "@/lib/oauth/oauth-client";
 import { getProviderConfig } from "@/lib/oauth/provider-registry";
 import { createMigratedSqliteDb } from "@/lib/oauth/testing/migrated-sqlite-db";
-import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
-import { claimingAnswerer, startOAuthTestEnv, TEST_APP_URL } from "@/lib/oauth/testing/oauth-test-env";
+import { connectDemoUser, startOAuthTestEnv, TEST_APP_URL } from "@/lib/oauth/testing/oauth-test-env";
 import { decryptToken } from "@/lib/oauth/token-crypto";
 import { createGetBalanceTool } from "./get-balance-tool";
 
@@ -30,30 +27,8 @@ afterAll(async () => {
 
 const clock = () => new Date("2030-01-01T00:00:00.000Z");
 
-/** Runs the real sign-in for a parked request the way the callback route would. */
-async function connect(wireId: string) {
-  const fixture = await createParkedAuthorization(db, { wireId });
-  const url = await beginAuthorization({
-    db,
-    runtime: env.runtime,
-    userId: fixture.user.id,
-    provider: "demo",
-    wireRequestId: wireId,
-  });
-  const callback = await completeDemoConsent({
-    authorizationUrl: url.toString(),
-    redirectPrefix: `${TEST_APP_URL}/oauth/demo/callback`,
-    decision: "allow",
-  });
-  await completeAuthorization({
-    db,
-    runtime: env.runtime,
-    user: { id: fixture.user.id, role: "user" },
-    provider: "demo",
-    params: callback.searchParams,
-    answerRequest: claimingAnswerer(db),
-  });
-  return fixture.user.id;
+function connect(wireId: string) {
+  return connectDemoUser(db, env.runtime, wireId);
 }
 
 function tool(userId: string) {
@@ -91,7 +66,7 @@ describe("get_balance", () => {
     const token = decryptToken(
       row.accessTokenEnc,
       env.runtime.keys.encryption,
-      `oauth-connection:${userId}:demo:access`,
+      connectionTokenContext(userId, "demo", "access"),
     );
     expect(result.output).not.toContain(token);
   });
@@ -116,7 +91,7 @@ describe("get_balance", () => {
     const token = decryptToken(
       row.accessTokenEnc,
       env.runtime.keys.encryption,
-      `oauth-connection:${userId}:demo:access`,
+      connectionTokenContext(userId, "demo", "access"),
     );
     await revokeToken({ provider: getProviderConfig(env.runtime.registry, "demo"), token });
     const result = await tool(userId).execute({}, {});

@@ -1,13 +1,23 @@
 import { defineTool, pending, type Tool } from "toolnexus";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
+import { isDemoMode } from "@/lib/auth/demo-mode";
 import type { DbClient } from "@/lib/db/db-types";
 import { oauthStartUrl } from "@/lib/oauth/app-url";
 import { forgetAccessToken, getUsableAccessToken } from "@/lib/oauth/connection-tokens";
 import { callProviderApi } from "@/lib/oauth/oauth-client";
 import { getOAuthRuntime, type OAuthRuntime } from "@/lib/oauth/oauth-runtime";
-import { DEMO_PROVIDER, getProviderConfig, providerHost } from "@/lib/oauth/provider-registry";
+import {
+  DEMO_PROVIDER,
+  getProviderConfig,
+  loadProviderRegistry,
+  providerHost,
+} from "@/lib/oauth/provider-registry";
 import { type Clock, expiresIn, stableReference, systemClock } from "./tool-clock";
+
+/** The tool is offered only where its provider exists (always in demo mode). */
+export function isBalanceProviderConfigured(env: Record<string, string | undefined> = process.env): boolean {
+  return loadProviderRegistry({ env, demoMode: isDemoMode(env) }).has(DEMO_PROVIDER);
+}
 
 export const GET_BALANCE_AUTH_TTL_MS = 30 * 60 * 1000;
 
@@ -32,7 +42,9 @@ export function createGetBalanceTool(options: {
     description:
       "Read the user's current account balance at their bank. Asks the user to sign in to the bank the first time.",
     run: async (_args, ctx) => {
-      const db = options.db ?? getDb();
+      // Loaded on first use: the db client is server-only, and the toolkit is also built in
+      // plain Node processes (tests, benchmarks) that never call this tool.
+      const db = options.db ?? (await import("@/lib/db/client")).getDb();
       const runtime = options.runtime ?? getOAuthRuntime();
       const provider = getProviderConfig(runtime.registry, providerName);
       const signIn = () => {

@@ -2,10 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { DbClient } from "@/lib/db/db-types";
 import { claimRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
-import type { AnswerRequestFn } from "../complete-authorization";
+import { beginAuthorization } from "../begin-authorization";
+import { type AnswerRequestFn, completeAuthorization } from "../complete-authorization";
+import { completeDemoConsent } from "../demo-consent-driver";
 import { startDemoProviderServer } from "../demo-provider";
 import type { OAuthRuntime } from "../oauth-runtime";
 import { loadProviderRegistry } from "../provider-registry";
+import { createParkedAuthorization } from "./oauth-fixtures";
 
 export const TEST_APP_URL = "http://127.0.0.1:9";
 
@@ -40,4 +43,30 @@ export function claimingAnswerer(db: DbClient): AnswerRequestFn {
     if (!result.claimed) throw new AppError("conflict:answer");
     return result;
   };
+}
+
+/** A fresh user who has been through the whole demo sign-in; returns their id. */
+export async function connectDemoUser(db: DbClient, runtime: OAuthRuntime, wireId: string): Promise<string> {
+  const fixture = await createParkedAuthorization(db, { wireId });
+  const url = await beginAuthorization({
+    db,
+    runtime,
+    userId: fixture.user.id,
+    provider: "demo",
+    wireRequestId: wireId,
+  });
+  const callback = await completeDemoConsent({
+    authorizationUrl: url.toString(),
+    redirectPrefix: `${TEST_APP_URL}/oauth/demo/callback`,
+    decision: "allow",
+  });
+  await completeAuthorization({
+    db,
+    runtime,
+    user: { id: fixture.user.id, role: "user" },
+    provider: "demo",
+    params: callback.searchParams,
+    answerRequest: claimingAnswerer(db),
+  });
+  return fixture.user.id;
 }

@@ -1,0 +1,21 @@
+"use client";
+
+import { useActionState } from "react";
+import { disconnectProviderAction } from "./actions";
+
+export function DisconnectButton({ provider, label }: { provider: string; label: string }) {
+  const [result, action, busy] = useActionState(disconnectProviderAction, null);
+  return (
+    <form action={action}>
+      <input type="hidden" name="provider" value={provider} />
+      <button type="submit" className="button button-danger" disabled={busy}>
+        {busy ? "Disconnecting…" : `Disconnect ${label}`}
+      </button>
+      {result && !result.ok && (
+        <p className="alert alert-error" role="alert">
+          {result.error.message}
+        </p>
+      )}
+    </form>
+  );
+}
