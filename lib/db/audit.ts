@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbTx } from "./db-types";
 import { toJson } from "./json";
 

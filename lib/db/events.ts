@@ -1,3 +1,4 @@
+import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";

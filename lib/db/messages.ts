@@ -1,3 +1,4 @@
+import "server-only";
 import type { Message } from "@/lib/toolnexus/types";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";

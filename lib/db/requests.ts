@@ -1,3 +1,4 @@
+import "server-only";
 import type { Audience, ParkedRequestView, RequestState, ThreadEvent } from "@/lib/engine/event-types";
 import type { Answer, DeclineReason, Request } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";

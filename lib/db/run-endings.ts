@@ -1,3 +1,4 @@
+import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
 import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";

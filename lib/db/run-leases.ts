@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbClient } from "./db-types";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Audience, RunState, ThreadEvent } from "@/lib/engine/event-types";
 import type { Checkpoint, Message, Request, Usage } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";

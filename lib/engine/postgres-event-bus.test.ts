@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ThreadEvent } from "./event-types";
+import { createPostgresEventBus } from "./postgres-event-bus";
+import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
+import { memoryLog, type ToolExecution } from "./testing/scripted-agent";
+import { spawnEngineChild } from "./testing/spawn-child";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
+
+describe("two app processes on one PostgreSQL", () => {
+  let database: TestDatabase;
+  let dir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    dir = mkdtempSync(path.join(tmpdir(), "toolnexus-notify-"));
+  });
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("shows a subscriber here the events of a run answered and resumed in another process", {
+    timeout: 60_000,
+  }, async () => {
+    const people = await seedPeople(database.db);
+    const bus = await createPostgresEventBus({ connectionString: database.url, instanceId: "parent" });
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: database.db, log, bus });
+    const { runId } = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "ask there",
+    });
+    await engine.idle();
+    const parked = await readRunState(database.db, runId);
+
+    const received: ThreadEvent[] = [];
+    const watching = (async () => {
+      for await (const event of engine.subscribe({
+        threadId: people.threadId,
+        afterSeq: parked.events.length,
+      })) {
+        received.push(event);
+        if (event.type === "run_finished") return;
+      }
+    })();
+
+    const logFile = path.join(dir, "child.jsonl");
+    const child = spawnEngineChild({
+      DATABASE_URL: database.url,
+      LOG_FILE: logFile,
+      MODE: "answer",
+      REQUEST_ID: parked.requests[0]!.id,
+      ACTOR: JSON.stringify(people.owner),
+      ANSWER: JSON.stringify({ ok: true, data: { name: "Flo" } }),
+      EXIT_WHEN_IDLE: "1",
+    });
+    await child.waitFor(/^exited/);
+    expect(await child.exited).toBe(0);
+    await watching;
+
+    const stored = (await readRunState(database.db, runId)).events.filter(
+      (row) => row.seq > parked.events.length,
+    );
+    expect(received.map((e) => e.seq)).toEqual(stored.map((row) => row.seq));
+    expect(received.map((e) => e.seq)).toEqual(stored.map((_, i) => parked.events.length + i + 1));
+    expect(received[0]).toMatchObject({
+      type: "request_resolved",
+      status: "answered",
+      actorId: people.owner.id,
+    });
+    expect(received.at(-1)).toMatchObject({
+      type: "run_finished",
+      status: "done",
+      text: "finished: name=Flo",
+    });
+
+    // The retry ran in the other process, not here.
+    expect(log.entries.filter((entry) => entry.answer)).toHaveLength(0);
+    const remote = readFileSync(logFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ToolExecution);
+    expect(remote).toEqual([
+      expect.objectContaining({ tool: "ask_name", answer: expect.objectContaining({ ok: true }) }),
+    ]);
+
+    await engine.stop();
+    await bus.close();
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ThreadEvent } from "./event-types";
+import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
+import { memoryLog } from "./testing/scripted-agent";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+
+async function collectUntil(events: AsyncIterable<ThreadEvent>, stop: (event: ThreadEvent) => boolean) {
+  const seen: ThreadEvent[] = [];
+  for await (const event of events) {
+    seen.push(event);
+    if (stop(event)) break;
+  }
+  return seen;
+}
+
+describe.each<TestProvider>(["sqlite", "postgres"])("subscribe on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("replays exactly the events missed while disconnected", async () => {
+    const people = await seedPeople(database.db);
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const { runId } = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "ask me",
+    });
+
+    const disconnect = new AbortController();
+    const before = await collectUntil(
+      engine.subscribe({ threadId: people.threadId, afterSeq: 0, signal: disconnect.signal }),
+      (event) => event.type === "pending",
+    );
+    disconnect.abort();
+    expect(before.map((e) => e.seq)).toEqual(before.map((_, i) => i + 1));
+    expect(before[0]).toMatchObject({ type: "user_message", content: "ask me", runId });
+
+    const [request] = (await readRunState(database.db, runId)).requests;
+    await engine.answerRequest({
+      requestId: request!.id,
+      answer: { ok: true, data: { name: "Cy" } },
+      actor: people.owner,
+    });
+    await engine.idle();
+
+    const lastSeen = before.at(-1)!.seq;
+    const missed = await collectUntil(
+      engine.subscribe({ threadId: people.threadId, afterSeq: lastSeen }),
+      (event) => event.type === "run_finished",
+    );
+    const stored = (await readRunState(database.db, runId)).events.filter((row) => row.seq > lastSeen);
+    expect(missed.map((e) => e.seq)).toEqual(stored.map((row) => row.seq));
+    expect(missed.map((e) => e.type)).toEqual(stored.map((row) => row.type));
+    expect(missed[0]!.seq).toBe(lastSeen + 1);
+    expect(missed.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["request_resolved", "tool_result", "text", "run_finished"]),
+    );
+    await engine.stop();
+  });
+
+  it("delivers a resumed run's events live, in order, once each", async () => {
+    const people = await seedPeople(database.db);
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const { runId } = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "ask you",
+    });
+    await engine.idle();
+    const parked = await readRunState(database.db, runId);
+    const watching = collectUntil(
+      engine.subscribe({ threadId: people.threadId, afterSeq: parked.events.length }),
+      (event) => event.type === "run_finished",
+    );
+    await engine.answerRequest({
+      requestId: parked.requests[0]!.id,
+      answer: { ok: true, data: { name: "Di" } },
+      actor: people.owner,
+    });
+    const live = await watching;
+    await engine.idle();
+    const stored = (await readRunState(database.db, runId)).events.filter(
+      (row) => row.seq > parked.events.length,
+    );
+    expect(live.map((e) => e.seq)).toEqual(stored.map((row) => row.seq));
+    expect(live.at(-1)).toMatchObject({ type: "run_finished", status: "done", text: "finished: name=Di" });
+    await engine.stop();
+  });
+});

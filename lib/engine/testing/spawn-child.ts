@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+
+export interface Child {
+  process: ChildProcess;
+  /** Resolves with the first stdout line matching `pattern`; rejects if the child exits first. */
+  waitFor(pattern: RegExp): Promise<string>;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Starts `engine-child.ts` as a real separate Node process. */
+export function spawnEngineChild(env: Record<string, string>): Child {
+  // Node itself, with tsx as a loader: a SIGKILL then hits the process that runs the engine,
+  // not a launcher in front of it.
+  const args = ["--import", "tsx", "--conditions=react-server", "lib/engine/testing/engine-child.ts"];
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiters: { pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  const check = () => {
+    for (const waiter of [...waiters]) {
+      const line = stdout.split("\n").find((candidate) => waiter.pattern.test(candidate));
+      if (line !== undefined) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  };
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+    check();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on("exit", (code) => {
+      for (const waiter of waiters.splice(0)) {
+        waiter.reject(new Error(`child exited (${code}) before ${waiter.pattern}:\n${stdout}\n${stderr}`));
+      }
+      resolve(code);
+    });
+  });
+  return {
+    process: child,
+    exited,
+    output: () => `${stdout}\n${stderr}`,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ pattern, resolve, reject });
+        check();
+      }),
+  };
+}
