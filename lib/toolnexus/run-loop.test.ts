@@ -366,3 +366,52 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     expect(ran).toEqual([]);
   });
 });
+
+describe("stream lifetime", () => {
+  it("aborts the run when the consumer stops reading", async () => {
+    let toolSignal: AbortSignal | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const long = defineTool({
+      name: "long",
+      description: "d",
+      run: (_args, ctx) => {
+        toolSignal = ctx?.signal;
+        started();
+        return new Promise(() => {});
+      },
+    });
+    const driver = createScriptedDriver([{ toolCalls: [{ id: "c1", name: "long" }] }]);
+    const toolkit = await createToolkit({ builtins: false, extraTools: [long] });
+    for await (const event of createClientFromDriver(driver).stream("go", { toolkit })) {
+      if (event.type === "tool_call") {
+        await running;
+        break;
+      }
+    }
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
+  it("rejects with aborted while waitFor is still waiting", async () => {
+    const controller = new AbortController();
+    const gate = defineTool({
+      name: "gate",
+      description: "d",
+      run: () => pending({ kind: "approval", prompt: "?" }),
+    });
+    const client = createClientFromDriver(
+      createScriptedDriver([{ toolCalls: [{ id: "c1", name: "gate" }] }]),
+      {
+        waitFor: () => {
+          controller.abort();
+          return new Promise(() => {});
+        },
+      },
+    );
+    const toolkit = await createToolkit({ builtins: false, extraTools: [gate] });
+    const error = await client.run("go", { toolkit, signal: controller.signal }).catch((e: unknown) => e);
+    expect(isToolnexusError(error, "aborted")).toBe(true);
+  });
+});
