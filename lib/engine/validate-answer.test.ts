@@ -56,11 +56,17 @@ describe("validateAnswer", () => {
     expect(isAppError(error, "invalid:answer")).toBe(true);
   });
 
-  it("turns any decline into reason 'declined' and drops its data", () => {
-    expect(validateAnswer({ request: flight, answer: { ok: false, data: { to: "x" } } })).toEqual({
+  it("turns any decline into reason 'declined' and keeps its data unchecked", () => {
+    expect(validateAnswer({ request: flight, answer: { ok: false } })).toEqual({
       id: "pnd-1",
       ok: false,
       reason: "declined",
+    });
+    expect(validateAnswer({ request: flight, answer: { ok: false, data: { reason: "too late" } } })).toEqual({
+      id: "pnd-1",
+      ok: false,
+      reason: "declined",
+      data: { reason: "too late" },
     });
   });
 

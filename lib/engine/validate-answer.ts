@@ -44,8 +44,7 @@ function schemaOf(request: Request): Record<string, unknown> | undefined {
 
 /**
  * Checks a submitted answer against the request it answers and returns the §10 Answer to
- * store. Only approvals carry data through unchecked when no schema is given; a decline
- * never carries data.
+ * store. An acceptance must satisfy `data.schema` when the request has one.
  */
 export function validateAnswer({ request, answer }: { request: Request; answer: unknown }): Answer {
   const parsed = submittedAnswerSchema.safeParse(answer);
@@ -58,7 +57,13 @@ export function validateAnswer({ request, answer }: { request: Request; answer: 
     });
   }
   const submitted = parsed.data;
-  if (!submitted.ok) return { id: request.id, ok: false, reason: "declined" };
+  if (!submitted.ok) {
+    // A decline's data (typically the reviewer's reason) is free-form: `data.schema` describes
+    // what an approval must supply, not why someone said no.
+    const decline: Answer = { id: request.id, ok: false, reason: "declined" };
+    if (submitted.data !== undefined) decline.data = submitted.data;
+    return decline;
+  }
 
   const schema = schemaOf(request);
   if (schema) {
