@@ -8,16 +8,8 @@ const parkedRun = eventLog("t1", [
   { runId: "r1", type: "text", delta: "Starting " },
   { runId: "r1", type: "text", delta: "the deploy." },
   { runId: "r1", type: "tool_call", toolCallId: "call-1", name: "deploy", args: { env: "production" } },
-  {
-    runId: "r1",
-    type: "tool_result",
-    toolCallId: "call-1",
-    name: "deploy",
-    output: "Deploy 1.4.2 to production?",
-    isError: true,
-  },
+  { runId: "r1", type: "usage", usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
   { runId: "r1", type: "pending", requests: [parkedApproval("r1")] },
-  { runId: "r1", type: "run_status", status: "pending" },
 ]);
 
 describe("RunChunkTranslator", () => {
@@ -32,11 +24,11 @@ describe("RunChunkTranslator", () => {
       "text-delta",
       "text-end",
       "data-tool",
-      "data-tool",
       "data-request",
       "data-tool",
       "data-run",
     ]);
+    expect(chunks.at(-1)).toEqual({ type: "data-run", id: "r1", data: { runId: "r1", status: "pending" } });
     expect(chunks[0]).toEqual({ type: "start", messageId: "run-r1" });
     const lastTool = chunks.filter((c) => c.type === "data-tool").at(-1);
     expect(lastTool).toMatchObject({ id: "call-1", data: { state: "waiting", args: { env: "production" } } });
@@ -65,7 +57,9 @@ describe("RunChunkTranslator", () => {
       id: "req-1",
       data: { view: { status: "answered" }, resolution: { status: "answered", ok: true, actorId: "u-rev" } },
     });
-    expect(chunks[1]).toMatchObject({ type: "data-tool", data: { state: "done", output: "deployed" } });
+    // Activity after the park means the run is going again.
+    expect(chunks[1]).toEqual({ type: "data-run", id: "r1", data: { runId: "r1", status: "running" } });
+    expect(chunks[2]).toMatchObject({ type: "data-tool", data: { state: "done", output: "deployed" } });
     expect(chunks.at(-1)).toEqual({ type: "finish" });
     expect(translator.finished).toBe(true);
     expect(translator.push({ ...tail[0]!, seq: 99 })).toEqual([]);

@@ -1,6 +1,6 @@
 import type { InferUIMessageChunk } from "ai";
 import type { ChatMessage, RequestCardData, ToolCardData } from "@/components/chat/chat-message";
-import type { ThreadEvent } from "@/lib/engine/event-types";
+import type { RunState, ThreadEvent } from "@/lib/engine/event-types";
 
 export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 
@@ -20,6 +20,7 @@ export class RunChunkTranslator {
   private openTextId: string | null = null;
   private finishedFlag = false;
   private lastError: string | undefined;
+  private state: RunState = "running";
   private readonly tools = new Map<string, ToolCardData>();
   private readonly requests = new Map<string, RequestCardData>();
 
@@ -39,6 +40,14 @@ export class RunChunkTranslator {
       out.push({ type: "start", messageId: assistantMessageId(this.runId) });
     }
     if (event.type !== "text") this.closeText(out);
+    // The log marks a park with its `pending` event and a resume only by the activity that
+    // follows, so the run card's state is derived here rather than read from run_status alone.
+    if (
+      this.state === "pending" &&
+      (event.type === "text" || event.type === "tool_call" || event.type === "tool_result")
+    ) {
+      this.writeRun(out, "running");
+    }
 
     switch (event.type) {
       case "text":
@@ -83,6 +92,7 @@ export class RunChunkTranslator {
             state: "waiting",
           });
         }
+        this.writeRun(out, "pending");
         break;
       case "request_resolved": {
         const card = this.requests.get(event.id);
@@ -128,6 +138,15 @@ export class RunChunkTranslator {
         break;
     }
     return out;
+  }
+
+  private writeRun(out: ChatChunk[], status: RunState): void {
+    this.state = status;
+    out.push({
+      type: "data-run",
+      id: this.runId,
+      data: { runId: this.runId, status, ...(this.lastError ? { error: this.lastError } : {}) },
+    });
   }
 
   private closeText(out: ChatChunk[]): void {

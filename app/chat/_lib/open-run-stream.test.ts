@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appErrorCode } from "@/app/requests/_lib/app-error-code";
+import { submitAnswer } from "@/app/requests/_lib/submit-answer";
+import { createTestEngine, newThread, newUser } from "@/app/requests/_lib/test-engine";
+import type { Db } from "@/lib/db/client";
+import type { Engine } from "@/lib/engine/engine-types";
+import { openRunStream } from "./open-run-stream";
+import { startChatRun } from "./start-chat-run";
+
+let db: Db;
+let engine: Engine;
+let cleanup: () => Promise<void>;
+
+beforeAll(() => {
+  ({ db, engine, cleanup } = createTestEngine());
+});
+afterAll(() => cleanup());
+
+type Chunk = { type: string; [key: string]: unknown };
+
+/** Reads SSE `data:` lines as chunks until `until` matches one (inclusive) or the stream ends. */
+async function readChunks(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  until: (chunk: Chunk) => boolean = () => false,
+): Promise<Chunk[]> {
+  const decoder = new TextDecoder();
+  const chunks: Chunk[] = [];
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return chunks;
+    buffer += decoder.decode(value, { stream: true });
+    let cut = buffer.indexOf("\n\n");
+    while (cut !== -1) {
+      const frame = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      cut = buffer.indexOf("\n\n");
+      const data = frame
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("");
+      if (!data || data === "[DONE]") continue;
+      const chunk = JSON.parse(data) as Chunk;
+      chunks.push(chunk);
+      if (until(chunk)) return chunks;
+    }
+  }
+}
+
+describe("openRunStream", () => {
+  it("replays a finished run whole and closes", async () => {
+    const user = await newUser(db, "user");
+    const threadId = await newThread(db, user);
+    const { runId } = await startChatRun(
+      { actor: user, input: { threadId, text: "deploy api v2.0 to staging" } },
+      { engine, db },
+    );
+    await engine.idle();
+    const response = await openRunStream({ actor: user, input: { threadId, runId } }, { engine, db });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const chunks = await readChunks(response.body!.getReader());
+    expect(chunks[0]).toEqual({ type: "start", messageId: `run-${runId}` });
+    expect(chunks.at(-1)).toEqual({ type: "finish" });
+    const tool = chunks.filter((c) => c.type === "data-tool").at(-1);
+    expect(tool).toMatchObject({ data: { name: "deploy", state: "done" } });
+    const text = chunks
+      .filter((c) => c.type === "text-delta")
+      .map((c) => c.delta)
+      .join("");
+    expect(text).toContain("staging");
+  });
+
+  it("answers 204 when the thread has no active run", async () => {
+    const user = await newUser(db, "user");
+    const threadId = await newThread(db, user);
+    const response = await openRunStream({ actor: user, input: { threadId } }, { engine, db });
+    expect(response.status).toBe(204);
+  });
+
+  it("attaches to a parked run and follows it live once a reviewer answers", async () => {
+    const user = await newUser(db, "user");
+    const reviewer = await newUser(db, "reviewer");
+    const threadId = await newThread(db, user);
+    await startChatRun(
+      { actor: user, input: { threadId, text: "deploy v1.4 to production" } },
+      { engine, db },
+    );
+    await engine.idle();
+
+    const controller = new AbortController();
+    const response = await openRunStream(
+      { actor: user, input: { threadId }, signal: controller.signal },
+      { engine, db },
+    );
+    const reader = response.body!.getReader();
+    const parked = await readChunks(
+      reader,
+      (c) => c.type === "data-run" && (c.data as any).status === "pending",
+    );
+    const card = parked.find((c) => c.type === "data-request") as { id: string; data: any };
+    expect(card.data.view).toMatchObject({ audience: "reviewers", status: "open", toolName: "deploy" });
+
+    await submitAnswer(
+      { actor: reviewer, input: { requestId: card.id, answer: { ok: true, data: { version: "v1.4" } } } },
+      { engine },
+    );
+    const rest = await readChunks(reader);
+    expect(rest.find((c) => c.type === "data-request")).toMatchObject({
+      id: card.id,
+      data: { resolution: { status: "answered", ok: true, actorId: reviewer.id } },
+    });
+    expect(rest.filter((c) => c.type === "data-tool").at(-1)).toMatchObject({ data: { state: "done" } });
+    expect(rest.at(-1)).toEqual({ type: "finish" });
+    controller.abort();
+  });
+
+  it("stops following when the viewer goes away", async () => {
+    const user = await newUser(db, "user");
+    const threadId = await newThread(db, user);
+    await startChatRun(
+      { actor: user, input: { threadId, text: "deploy v7.0 to production" } },
+      { engine, db },
+    );
+    await engine.idle();
+    const controller = new AbortController();
+    const response = await openRunStream(
+      { actor: user, input: { threadId }, signal: controller.signal },
+      { engine, db },
+    );
+    const reader = response.body!.getReader();
+    await readChunks(reader, (c) => c.type === "data-request");
+    controller.abort();
+    const rest = await readChunks(reader);
+    expect(rest.some((c) => c.type === "finish")).toBe(false);
+  });
+
+  it("keeps other people's threads and runs out", async () => {
+    const owner = await newUser(db, "user");
+    const reviewer = await newUser(db, "reviewer");
+    const threadId = await newThread(db, owner);
+    const otherThread = await newThread(db, owner);
+    const { runId } = await startChatRun(
+      { actor: owner, input: { threadId, text: "hello" } },
+      { engine, db },
+    );
+    await engine.idle();
+    expect(await appErrorCode(openRunStream({ actor: reviewer, input: { threadId } }, { engine, db }))).toBe(
+      "forbidden:thread",
+    );
+    expect(
+      await appErrorCode(
+        openRunStream({ actor: owner, input: { threadId: otherThread, runId } }, { engine, db }),
+      ),
+    ).toBe("not_found:run");
+    expect(
+      await appErrorCode(openRunStream({ actor: owner, input: { threadId, runId: "" } }, { engine, db })),
+    ).toBe("bad_request:input");
+  });
+});
