@@ -99,7 +99,7 @@ describe("openRunStream", () => {
       reader,
       (c) => c.type === "data-run" && (c.data as any).status === "pending",
     );
-    const card = parked.find((c) => c.type === "data-request") as { id: string; data: any };
+    const card = parked.find((c) => c.type === "data-request") as unknown as { id: string; data: any };
     expect(card.data.view).toMatchObject({ audience: "reviewers", status: "open", toolName: "deploy" });
 
     await submitAnswer(
