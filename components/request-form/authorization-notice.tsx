@@ -3,20 +3,21 @@
 interface AuthorizationNoticeProps {
   prompt: string;
   /**
-   * Where the user goes to grant access. Without it the button stays disabled: the redirect
-   * flow is not wired yet, and a dead link would be worse than an honest disabled button.
+   * Where the user goes to grant access (the app's start link for the provider). Without one
+   * the button stays disabled: a dead link would be worse than an honest disabled button.
    */
   continueHref?: string;
+  /** The provider's host as the request names it; the link itself points at this app. */
+  host?: string;
 }
 
-export function AuthorizationNotice({ prompt, continueHref }: AuthorizationNoticeProps) {
+export function AuthorizationNotice({ prompt, continueHref, host }: AuthorizationNoticeProps) {
   if (continueHref) {
-    const host = safeHost(continueHref);
     return (
       <div className="tn-authorization">
         <p>{prompt}</p>
         <a className="button" href={continueHref}>
-          Continue to {host}
+          Continue to {host ?? safeHost(continueHref)}
         </a>
       </div>
     );

@@ -3,6 +3,7 @@
 import { AnsweredRequest } from "./answered-request";
 import { ApprovalForm } from "./approval-form";
 import { AuthorizationNotice } from "./authorization-notice";
+import { followableUrl } from "./followable-url";
 import { JsonAnswerForm } from "./json-answer-form";
 import { readQuestions } from "./question-answer";
 import { QuestionForm } from "./question-form";
@@ -15,7 +16,7 @@ interface RequestFormProps {
   /** False when the viewer may look but not answer (e.g. the owner of an approval). */
   canAnswer: boolean;
   onSent?: () => void;
-  /** Set once authorization requests can be followed through a redirect. */
+  /** Overrides where an authorization request's "Continue" link goes (default: its `url`). */
   continueHref?: string;
 }
 
@@ -34,7 +35,14 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
     return <ApprovalForm data={request.data} args={view.args} submit={submit} onSent={onSent} />;
   }
   if (request.kind === "authorization") {
-    return <AuthorizationNotice prompt={request.prompt} continueHref={continueHref} />;
+    const host = typeof request.data?.host === "string" ? request.data.host : undefined;
+    return (
+      <AuthorizationNotice
+        prompt={request.prompt}
+        continueHref={continueHref ?? followableUrl(request.url)}
+        host={host}
+      />
+    );
   }
   const questions = request.kind === "question" ? readQuestions(request.data) : [];
   if (questions.length > 0) return <QuestionForm questions={questions} submit={submit} onSent={onSent} />;
