@@ -74,15 +74,27 @@ export class EngineSession {
     }
   }
 
-  // On a database that was never migrated the engine queries `_prisma_migrations` anyway and
-  // fails (P1014) where the native engine reports "no history". Creating the table with the
-  // engine's own bootstrap (an empty applyMigrations) and asking again gives the native answer.
+  // On a SQLite database that was never migrated the engine queries `_prisma_migrations` anyway
+  // and fails (P1014) where the native engine reports "no history". `diagnoseMigrationHistory`
+  // (used by the read-only `migrate status`) gets the native answer without touching the database;
+  // for `devDiagnostic` (migrate dev, which creates the table next anyway) the engine's own
+  // bootstrap (an empty applyMigrations) creates the table and the question is asked again.
   async withMigrationsTable(method, params) {
     const engine = await this.ensureEngine();
     try {
       return await engine[method](params);
     } catch (error) {
       if (!MIGRATIONS_TABLE_MISSING.test(String(error?.message))) throw error;
+      if (method === "diagnoseMigrationHistory") {
+        const names = (params.migrationsList?.migrationDirectories ?? []).map((dir) => dir.path);
+        return {
+          editedMigrationNames: [],
+          failedMigrationNames: [],
+          hasMigrationsTable: false,
+          history:
+            names.length > 0 ? { diagnostic: "databaseIsBehind", unappliedMigrationNames: names } : null,
+        };
+      }
       await engine.applyMigrations({
         migrationsList: { ...params.migrationsList, migrationDirectories: [] },
         filters: params.filters ?? { externalTables: [], externalEnums: [] },
