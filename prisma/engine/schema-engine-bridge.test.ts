@@ -14,8 +14,8 @@ type CliResult = { code: number; stdout: string; stderr: string };
 
 // The CLI is run exactly as a developer would: the engine location comes from prisma.config.ts.
 function runPrisma(args: string[], databaseUrl: string): Promise<CliResult> {
-  const env = { ...process.env, DATABASE_URL: databaseUrl };
-  delete env.PRISMA_SCHEMA_ENGINE_BINARY;
+  const { PRISMA_SCHEMA_ENGINE_BINARY: _inherited, ...inherited } = process.env;
+  const env = { ...inherited, DATABASE_URL: databaseUrl };
   return new Promise((resolve) => {
     execFile(prisma, args, { cwd: root, env, timeout: 90_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
