@@ -10,7 +10,7 @@ try {
 const root = typeof __dirname === "string" ? __dirname : process.cwd();
 
 // The native schema engine cannot be downloaded on our machines; the CLI runs this stand-in,
-// which drives the WebAssembly build of the same engine (docs/decisions/0001-*).
+// which drives the WebAssembly build of the same engine (docs/decisions/0007-prisma-schema-engine-on-webassembly.md).
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(root, "prisma/engine/schema-engine-bridge.mjs");
 
 const { provider, url } = resolveDatabaseUrl(process.env.DATABASE_URL);
