@@ -64,6 +64,16 @@ export async function runLoop(
   run: RunContext,
   answers: ReadonlyMap<string, Answer> = new Map(),
 ): Promise<RunResult> {
+  try {
+    return await loop(run, answers);
+  } finally {
+    // A tool still running after an abort or a failure must not persist progress for a run
+    // its host already considers over.
+    run.ended = true;
+  }
+}
+
+async function loop(run: RunContext, answers: ReadonlyMap<string, Answer>): Promise<RunResult> {
   const { state } = run;
   const maxTurns = run.options.maxTurns ?? DEFAULT_MAX_TURNS;
   let pendingAnswers = answers;

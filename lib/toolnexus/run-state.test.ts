@@ -139,3 +139,37 @@ describe.each(RUN_MODES)("safe points and crash recovery (%s)", (mode) => {
     expect(driver.inputs).toHaveLength(1);
   });
 });
+
+describe("after the run has failed", () => {
+  it("does not report progress from tools that finish late", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const a = defineTool({ name: "a", description: "d", run: () => pending({ kind: "input", prompt: "?" }) });
+    const b = defineTool({
+      name: "b",
+      description: "d",
+      run: async () => {
+        await gate;
+        return "late";
+      },
+    });
+    const client = createClientFromDriver(twoToolsThenText(), {
+      waitFor: async () => {
+        throw new Error("inbox down");
+      },
+    });
+    const toolkit = await createToolkit({ builtins: false, extraTools: [a, b] });
+    const saved: Checkpoint[] = [];
+    await expect(client.run("go", { toolkit, onCheckpoint: (cp) => void saved.push(cp) })).rejects.toThrow(
+      "inbox down",
+    );
+    const count = saved.length;
+    release();
+    await nextTick();
+    await nextTick();
+    expect(saved).toHaveLength(count);
+    expect(saved.every((cp) => cp.slots.every((slot) => slot.state.status !== "done"))).toBe(true);
+  });
+});

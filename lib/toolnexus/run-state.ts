@@ -36,6 +36,8 @@ export interface RunContext {
   state: RunState;
   /** Serializes onCheckpoint calls so a host sees safe points in order, one at a time. */
   persisted: Promise<void>;
+  /** Set once the run has returned or failed; stragglers must not report progress after that. */
+  ended?: boolean;
 }
 
 export function snapshot(run: RunContext): Checkpoint {
@@ -59,7 +61,7 @@ export function snapshot(run: RunContext): Checkpoint {
 export function reachSafePoint(run: RunContext): Promise<void> {
   const { onCheckpoint } = run;
   // Without a listener there is nothing to persist, so no serialization cost on the hot path.
-  if (!onCheckpoint) return run.persisted;
+  if (!onCheckpoint || run.ended) return run.persisted;
   const checkpoint = snapshot(run);
   run.persisted = run.persisted.then(() => onCheckpoint(checkpoint));
   return run.persisted;
