@@ -123,12 +123,12 @@ export async function listDueRequests({
   db: DbClient;
   now: Date;
   limit?: number;
-}): Promise<{ id: string; runId: string }[]> {
+}): Promise<{ id: string; runId: string; threadId: string }[]> {
   return db.request.findMany({
     where: { status: "open", expiresAt: { lte: now } },
     orderBy: { expiresAt: "asc" },
     take: limit,
-    select: { id: true, runId: true },
+    select: { id: true, runId: true, threadId: true },
   });
 }
 
@@ -144,10 +144,15 @@ export type Resolution =
 export async function claimRequest({
   db,
   id,
+  runId,
+  threadId,
   resolution,
 }: {
   db: DbClient;
   id: string;
+  /** The request's run and thread when the caller has read them already (they never change). */
+  runId?: string;
+  threadId?: string;
   resolution: Resolution;
 }): Promise<{ claimed: false } | { claimed: true; runId: string; events: ThreadEvent[] }> {
   return db.$transaction(async (tx) => {
@@ -157,10 +162,10 @@ export async function claimRequest({
       data: { status: resolution.status, resolvedAt: now },
     });
     if (claim.count !== 1) return { claimed: false as const };
-    const row = await tx.request.findUniqueOrThrow({
-      where: { id },
-      select: { runId: true, threadId: true },
-    });
+    const owner =
+      runId !== undefined && threadId !== undefined
+        ? { runId, threadId }
+        : await tx.request.findUniqueOrThrow({ where: { id }, select: { runId: true, threadId: true } });
     const answer: Omit<Answer, "id"> =
       resolution.status === "answered"
         ? resolution.answer
@@ -168,12 +173,11 @@ export async function claimRequest({
     const events = await recordResolution({
       tx,
       id,
-      threadId: row.threadId,
-      runId: row.runId,
+      ...owner,
       answer,
       resolution,
     });
-    return { claimed: true as const, runId: row.runId, events };
+    return { claimed: true as const, runId: owner.runId, events };
   });
 }
 

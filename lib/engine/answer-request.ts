@@ -27,15 +27,21 @@ export function isDue(request: StoredRequest, now = Date.now()): boolean {
 }
 
 /** The system's answer to a request whose time is up; false when something else resolved it first. */
-export async function expireRequest(deps: AnswerDeps, requestId: string): Promise<boolean> {
+export async function expireRequest(
+  deps: AnswerDeps,
+  request: { id: string; runId: string; threadId: string },
+): Promise<boolean> {
+  const { id, runId, threadId } = request;
   const claim = await claimRequest({
     db: deps.db,
-    id: requestId,
+    id,
+    runId,
+    threadId,
     resolution: { status: "expired", actorId: null },
   });
   if (!claim.claimed) return false;
   await publishAll(deps.bus, claim.events);
-  deps.resumeWhenReady(claim.runId);
+  deps.resumeWhenReady(runId);
   return true;
 }
 
@@ -69,7 +75,7 @@ export async function answerRequest(
   checkMayAnswer(deps.policy, request, actor);
   if (request.status !== "open") refuseClosed(request);
   if (isDue(request)) {
-    await expireRequest(deps, request.id);
+    await expireRequest(deps, request);
     throw new AppError("expired:request");
   }
   const answer = validateAnswer({ request: request.request, answer: input.answer });
@@ -77,6 +83,8 @@ export async function answerRequest(
   const claim = await claimRequest({
     db: deps.db,
     id: request.id,
+    runId: request.runId,
+    threadId: request.threadId,
     resolution: { status: "answered", answer, actorId: actor.id },
   });
   if (!claim.claimed) {
@@ -84,7 +92,7 @@ export async function answerRequest(
     refuseClosed(now ?? { ...request, status: "answered" });
   }
   await publishAll(deps.bus, claim.events);
-  deps.resumeWhenReady(claim.runId);
+  deps.resumeWhenReady(request.runId);
   const { id: _id, ...stored } = answer;
   return {
     request: {

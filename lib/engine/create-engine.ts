@@ -96,7 +96,7 @@ export function createEngine(options: EngineOptions): Engine {
   const expireDueRequests = async () => {
     let expired = 0;
     for (const due of await listDueRequests({ db, now: new Date() })) {
-      if (await expireRequest(answerDeps, due.id)) expired += 1;
+      if (await expireRequest(answerDeps, due)) expired += 1;
     }
     return expired;
   };
@@ -197,7 +197,7 @@ export function createEngine(options: EngineOptions): Engine {
       });
       if (!mayAnswer && request.ownerId !== who.data.id) throw new AppError("forbidden:request");
       if (isDue(request)) {
-        await expireRequest(answerDeps, request.id);
+        await expireRequest(answerDeps, request);
         request = (await getRequestById({ db, id: requestId })) ?? request;
       }
       return request;
