@@ -10,6 +10,8 @@ const READY = /^ready$/m;
 // Both library probes load TypeScript through the same tsx loader, so the difference between them
 // is what toolnexus itself costs a host process.
 const BARE_PROBE = `process.stdout.write("ready\\n"); setInterval(() => {}, 1 << 30);`;
+// zod is the library's one heavy runtime dependency (the HTTP wire formats validate replies with it).
+const ZOD_PROBE = `await import("zod"); ${BARE_PROBE}`;
 const LIBRARY_PROBE = `
 const { createClient, createToolkit, defineTool } = await import("toolnexus");
 const tool = defineTool({ name: "noop", description: "d", run: () => "ok" });
@@ -87,11 +89,14 @@ export const memoryAtRestSection: BenchSection = {
   title: "Memory at rest",
   async run({ smoke }) {
     const bare = await probeRss("node + tsx, idle", BARE_PROBE, smoke);
+    const zod = await probeRss("node + tsx + zod, idle", ZOD_PROBE, smoke);
     const library = await probeRss("node + tsx + toolnexus client and toolkit, idle", LIBRARY_PROBE, smoke);
     const rows: ResultRow[] = [
       bare,
+      zod,
       library,
-      { label: "toolnexus share", unit: "MB RSS", p50: library.p50 - bare.p50, n: 1 },
+      { label: "toolnexus share (library - bare)", unit: "MB RSS", p50: library.p50 - bare.p50, n: 1 },
+      { label: "of which zod (zod - bare)", unit: "MB RSS", p50: zod.p50 - bare.p50, n: 1 },
     ];
     const notes = [
       "RSS is the median of 5 samples 200 ms apart, taken 2 s after the process reported ready.",
