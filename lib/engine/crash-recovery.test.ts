@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
 import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
 import { memoryLog, type ToolExecution } from "./testing/scripted-agent";
-import { spawnEngineChild } from "./testing/spawn-child";
+import { killEngineChildren, spawnEngineChild } from "./testing/spawn-child";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("crash recovery on %s", (provider) => {
@@ -16,12 +16,13 @@ describe.each<TestProvider>(["sqlite", "postgres"])("crash recovery on %s", (pro
     dir = mkdtempSync(path.join(tmpdir(), "toolnexus-crash-"));
   });
   afterAll(async () => {
+    killEngineChildren();
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it("finishes a run killed mid-tool and a run killed right after its answer was claimed", {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const logFile = path.join(dir, "executions.jsonl");
     const base = { DATABASE_URL: database.url, LOG_FILE: logFile };

@@ -135,6 +135,8 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     });
     if (events) await publishAll(bus, events);
   } finally {
+    // Text gathered before an abort is still what the model said; store it and leave no timer.
+    await writer.flush().catch(() => {});
     await toolkit?.close?.();
   }
 }

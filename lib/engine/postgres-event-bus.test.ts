@@ -6,7 +6,7 @@ import type { ThreadEvent } from "./event-types";
 import { createPostgresEventBus } from "./postgres-event-bus";
 import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
 import { memoryLog, type ToolExecution } from "./testing/scripted-agent";
-import { spawnEngineChild } from "./testing/spawn-child";
+import { killEngineChildren, spawnEngineChild } from "./testing/spawn-child";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 describe("two app processes on one PostgreSQL", () => {
@@ -17,12 +17,13 @@ describe("two app processes on one PostgreSQL", () => {
     dir = mkdtempSync(path.join(tmpdir(), "toolnexus-notify-"));
   });
   afterAll(async () => {
+    killEngineChildren();
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it("shows a subscriber here the events of a run answered and resumed in another process", {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const people = await seedPeople(database.db);
     const bus = await createPostgresEventBus({ connectionString: database.url, instanceId: "parent" });

@@ -11,6 +11,14 @@ export interface Child {
   output(): string;
 }
 
+const running = new Set<ChildProcess>();
+
+/** Kills whatever a failed test left running, so no child outlives the test file. */
+export function killEngineChildren(): void {
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+}
+
 /** Starts `engine-child.ts` as a real separate Node process. */
 export function spawnEngineChild(env: Record<string, string>): Child {
   // Node itself, with tsx as a loader: a SIGKILL then hits the process that runs the engine,
@@ -21,6 +29,7 @@ export function spawnEngineChild(env: Record<string, string>): Child {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
   let stdout = "";
   let stderr = "";
   const waiters: { pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
@@ -42,6 +51,7 @@ export function spawnEngineChild(env: Record<string, string>): Child {
   });
   const exited = new Promise<number | null>((resolve) => {
     child.on("exit", (code) => {
+      running.delete(child);
       for (const waiter of waiters.splice(0)) {
         waiter.reject(new Error(`child exited (${code}) before ${waiter.pattern}:\n${stdout}\n${stderr}`));
       }
