@@ -1,5 +1,7 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "./client";
 import { migrateDatabase } from "./migrate-database";
@@ -11,6 +13,27 @@ function committedMigrations(provider: "sqlite" | "postgres"): string[] {
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
+}
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function startClaimer(
+  url: string,
+  id: string,
+): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "lib/db/testing/claim-in-child.ts", url, id],
+    { cwd: root },
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return { child, lines };
+}
+
+async function nextLine(lines: AsyncIterator<string>): Promise<string> {
+  const { value, done } = await lines.next();
+  if (done) throw new Error("claimer exited early");
+  return value;
 }
 
 describe.each(["sqlite", "postgres"] as const)("migrateDatabase and the client on %s", (provider) => {
@@ -95,5 +118,33 @@ describe.each(["sqlite", "postgres"] as const)("migrateDatabase and the client o
     const after = await other.request.findUniqueOrThrow({ where: { id: request.id } });
     expect(after.status).toBe("answered");
     expect(after.resolvedAt).toBeInstanceOf(Date);
+  });
+
+  it("lets exactly one of two racing processes claim a row", { timeout: 60_000 }, async () => {
+    const template = await db.request.findFirstOrThrow({ where: { requestId: "pnd-1" } });
+    const fresh = await db.request.create({
+      data: {
+        requestId: "pnd-2",
+        runId: template.runId,
+        threadId: template.threadId,
+        ownerId: template.ownerId,
+        toolCallId: "call-2",
+        toolName: "deploy",
+        args: {},
+        kind: "approval",
+        prompt: "Again?",
+        payload: { id: "pnd-2", kind: "approval", prompt: "Again?" },
+      },
+    });
+    const claimers = [startClaimer(database.url, fresh.id), startClaimer(database.url, fresh.id)];
+    try {
+      for (const { lines } of claimers) expect(await nextLine(lines)).toBe("ready");
+      for (const { child } of claimers) child.stdin.write("go\n");
+      const counts = await Promise.all(claimers.map(async ({ lines }) => nextLine(lines)));
+      expect(counts.sort()).toEqual(["count 0", "count 1"]);
+    } finally {
+      for (const { child } of claimers) if (child.exitCode === null) child.kill();
+    }
+    expect((await db.request.findUniqueOrThrow({ where: { id: fresh.id } })).status).toBe("answered");
   });
 });
