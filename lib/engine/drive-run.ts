@@ -84,9 +84,12 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
   let lastCheckpoint: Checkpoint | null = start.kind === "resume" ? start.checkpoint : null;
   let storedMessages = start.kind === "resume" ? start.checkpoint.messages.length : start.history.length + 1;
 
+  let savedDigest = start.kind === "resume" ? start.checkpoint.digest : "";
   const onCheckpoint = async (checkpoint: Checkpoint) => {
     lastCheckpoint = checkpoint;
     await writer.flush();
+    // The last call of a turn to settle and the halt that follows report the same state.
+    if (checkpoint.digest === savedDigest) return;
     const held = await saveRunCheckpoint({
       db,
       runId,
@@ -101,6 +104,7 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
       throw new LeaseLost();
     }
     storedMessages = checkpoint.messages.length;
+    savedDigest = checkpoint.digest;
   };
 
   let toolkit: EngineToolkit | undefined;
