@@ -115,6 +115,29 @@ describe.each(STYLES)("createClient over HTTP, %s style", (style) => {
       expect(asks).toBe(1);
     });
 
+    it("feeds an unknown tool and arguments that are not JSON back to the model as errors", async () => {
+      server.requests.length = 0;
+      reply = (request) =>
+        wireToolResults(request).length === 0
+          ? {
+              toolCalls: [
+                { id: "c1", name: "no_such_tool" },
+                { id: "c2", name: "echo", rawArgs: "{oops" },
+              ],
+            }
+          : { text: "recovered" };
+      const echo = defineTool({ name: "echo", description: "d", run: () => "echoed" });
+      const toolkit = await createToolkit({ builtins: false, extraTools: [echo] });
+      const { result } = await runIn(mode, clientWith(), "go", { toolkit });
+      expect(result.status).toBe("done");
+      expect(result.text).toBe("recovered");
+      expect(result.toolCalls.map((c) => c.isError)).toEqual([true, true]);
+      expect(result.toolCalls[0]!.output).toContain("no_such_tool");
+      const fedBack = wireToolResults(server.requests[1]!);
+      expect(fedBack.map(([id]) => id)).toEqual(["c1", "c2"]);
+      expect(fedBack[1]![1]).toContain("{oops");
+    });
+
     it("halts durably on the first of two suspensions, then resumes both to a balanced finish", async () => {
       const seen: Record<string, unknown> = {};
       const gate = (name: string) =>
