@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import { type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import type { Role } from "@/lib/auth/roles";
+import { hashPassword } from "@/lib/auth/verify-credentials";
+import type { Db } from "@/lib/db/client";
+import { upsertUserByEmail } from "@/lib/db/users";
+import { AppShell } from "./pages/app-shell";
+import { LoginPage } from "./pages/login-page";
+
+export interface TestUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  password: string;
+}
+
+export interface SignedIn {
+  user: TestUser;
+  context: BrowserContext;
+  page: Page;
+  shell: AppShell;
+}
+
+type WorkerFixtures = { db: Db };
+
+type TestFixtures = {
+  /** Creates a fresh account of the given role, unique to this test. */
+  createUser: (role?: Role, name?: string) => Promise<TestUser>;
+  /** A new browser context signed in through the real sign-in page as a fresh user. */
+  signInAs: (role?: Role, name?: string) => Promise<SignedIn>;
+  loginPage: LoginPage;
+  shell: AppShell;
+};
+
+let counter = 0;
+
+async function signInThroughPage(browser: Browser, user: TestUser): Promise<SignedIn> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(user.email, user.password);
+  await expect(page).toHaveURL(/\/chat/);
+  const shell = new AppShell(page);
+  await shell.expectSignedIn(user.name, user.role);
+  return { user, context, page, shell };
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  db: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern.
+    async ({}, use) => {
+      // Imported here, not at the top: the runner also loads this file to list the tests, and
+      // only the workers resolve lib/db's server-only marker (see playwright.config.ts).
+      const { createDb } = await import("@/lib/db/client");
+      const db = createDb({ url: process.env.E2E_DATABASE_URL });
+      await use(db);
+      await db.$disconnect();
+    },
+    { scope: "worker" },
+  ],
+
+  createUser: async ({ db }, use, testInfo) => {
+    await use(async (role = "user", name) => {
+      counter += 1;
+      const tag = `${testInfo.workerIndex}-${counter}-${randomBytes(3).toString("hex")}`;
+      const password = `pw-${randomBytes(8).toString("hex")}`;
+      const email = `${role}-${tag}@e2e.test`;
+      const displayName = name ?? `${role[0]!.toUpperCase()}${role.slice(1)} ${tag}`;
+      const stored = await upsertUserByEmail({
+        db,
+        email,
+        name: displayName,
+        role,
+        passwordHash: await hashPassword(password),
+      });
+      return { id: stored.id, email, name: displayName, role, password };
+    });
+  },
+
+  signInAs: async ({ browser, createUser }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (role = "user", name) => {
+      const signedIn = await signInThroughPage(browser, await createUser(role, name));
+      contexts.push(signedIn.context);
+      return signedIn;
+    });
+    for (const context of contexts) await context.close();
+  },
+
+  loginPage: async ({ page }, use) => {
+    await use(new LoginPage(page));
+  },
+
+  shell: async ({ page }, use) => {
+    await use(new AppShell(page));
+  },
+});
+
+export { expect };

@@ -1,0 +1,83 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT || 3310);
+const OAUTH_PORT = PORT + 1;
+const baseURL = `http://localhost:${PORT}`;
+
+// One fresh database per `playwright test` run. This file is evaluated again in every worker;
+// the workers inherit these variables from the runner, so all of them share the server's file.
+// The server script creates the directory, so merely listing the tests leaves nothing behind.
+process.env.E2E_DATA_DIR ||= path.join(tmpdir(), `toolnexus-e2e-${process.pid}-${Date.now().toString(36)}`);
+process.env.E2E_DATABASE_URL ||= `file:${path.join(process.env.E2E_DATA_DIR, "e2e.db")}`;
+
+// Fixtures reach the database through lib/db, which is marked server-only; the test workers
+// resolve that marker the way Next's server does. The app server keeps the caller's options.
+const callerNodeOptions = process.env.E2E_CALLER_NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? "";
+process.env.E2E_CALLER_NODE_OPTIONS = callerNodeOptions;
+process.env.NODE_OPTIONS = `${callerNodeOptions} --conditions=react-server`.trim();
+
+const serverEnv: Record<string, string> = {
+  E2E_DATA_DIR: process.env.E2E_DATA_DIR,
+  NODE_OPTIONS: callerNodeOptions,
+  NEXT_TELEMETRY_DISABLED: "1",
+  PORT: String(PORT),
+  DATABASE_URL: process.env.E2E_DATABASE_URL,
+  AUTH_SECRET: "e2e-only-auth-secret-not-for-production-000000",
+  TOOLNEXUS_DEMO: "1",
+  TOOLNEXUS_MODEL_PROVIDER: "demo",
+  TOOLNEXUS_APP_URL: baseURL,
+  OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
+};
+
+export default defineConfig({
+  testDir: "./e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  globalTeardown: "./e2e/global-teardown.ts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's chromium: browsers cannot be downloaded on these machines.
+      executablePath: process.env.E2E_CHROMIUM || "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: [
+    {
+      // Built once per run (E2E_SKIP_BUILD=1 reuses the last build), then migrated, seeded, served.
+      command: "node scripts/serve-e2e.mjs",
+      url: `${baseURL}/login`,
+      env: serverEnv,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: "npx tsx scripts/demo-oauth-provider.ts",
+      url: `http://localhost:${OAUTH_PORT}/.well-known/openid-configuration`,
+      env: { ...serverEnv, OAUTH_DEMO_PORT: String(OAUTH_PORT) },
+      timeout: 60_000,
+      reuseExistingServer: false,
+    },
+  ],
+});

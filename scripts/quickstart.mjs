@@ -1,0 +1,49 @@
+// From a fresh clone to a running app in one command (`npm run quickstart`): install the locked
+// dependencies when needed, migrate the embedded database, seed the demo accounts, build, then
+// serve the app on PORT (3000) next to the local demo OAuth provider. Plain Node on purpose:
+// it has to run before anything is installed.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const port = env.PORT || "3000";
+
+function step(title, command, args) {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { stdio: "inherit", env });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${title} failed (${command} ${args.join(" ")}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function installIsCurrent() {
+  const marker = "node_modules/.package-lock.json";
+  return existsSync(marker) && statSync(marker).mtimeMs >= statSync("package-lock.json").mtimeMs;
+}
+
+if (!installIsCurrent())
+  step("Installing dependencies from package-lock.json", "npm", ["ci", "--no-audit", "--no-fund"]);
+// The generated Prisma clients are not committed; an install creates them, so does this.
+if (!existsSync("lib/generated/sqlite"))
+  step("Generating the database clients", "npm", ["run", "--silent", "db:generate"]);
+step("Migrating the database", "npm", ["run", "--silent", "db:migrate"]);
+step("Creating the demo accounts", "npm", ["run", "--silent", "db:seed"]);
+step("Building the app", "npx", ["next", "build"]);
+
+const children = [
+  spawn("npx", ["tsx", "scripts/demo-oauth-provider.ts"], { stdio: "inherit", env }),
+  spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env }),
+];
+console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)\n`);
+
+let stopping = false;
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  process.exitCode = code;
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stopAll(0));
+// Either server ending takes the other down, so nothing is left running half-configured.
+for (const child of children) child.on("exit", (code) => stopAll(code ?? 0));

@@ -1,0 +1,27 @@
+// The end-to-end test server: build (unless E2E_SKIP_BUILD=1), migrate the run's fresh
+// database, seed the demo accounts, then serve. Plain Node so it needs nothing but npm's bin.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`${command} ${args.join(" ")} failed with ${result.status ?? result.signal}`);
+    process.exit(1);
+  }
+}
+
+if (process.env.E2E_SKIP_BUILD !== "1") {
+  // Next refuses a second concurrent build of the same tree; E2E_BUILD_LOCK names a lock file
+  // to wait on instead of failing.
+  const lock = process.env.E2E_BUILD_LOCK;
+  if (lock) run("flock", [lock, "npx", "next", "build"]);
+  else run("npx", ["next", "build"]);
+}
+if (process.env.E2E_DATA_DIR) mkdirSync(process.env.E2E_DATA_DIR, { recursive: true });
+run("npx", ["prisma", "migrate", "deploy"]);
+run("npm", ["run", "--silent", "db:seed"]);
+
+const server = spawn("npx", ["next", "start", "-p", process.env.PORT ?? "3310"], { stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
