@@ -49,7 +49,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function serverRss(): Promise<{ row: ResultRow } | { skipped: string }> {
+async function serverRss(): Promise<{ row: ResultRow; note: string } | { skipped: string }> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     return {
       skipped: "web server at rest: skipped, there is no production build (run `npm run build` first)",
@@ -74,10 +74,27 @@ async function serverRss(): Promise<{ row: ResultRow } | { skipped: string }> {
   );
   try {
     // A few requests first: "at rest" means after the routes have loaded, not a cold process.
-    for (let i = 0; i < 20; i++)
-      await (await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual" })).arrayBuffer();
+    // Signed out, `/` redirects towards sign-in; following the redirects loads those pages too.
+    const origin = `http://127.0.0.1:${port}`;
+    const statuses = new Map<string, number>();
+    const hit = async (url: string) => {
+      const res = await fetch(url, { redirect: "manual" });
+      await res.arrayBuffer();
+      const key = `${new URL(url).pathname} ${res.status}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      return res.headers.get("location");
+    };
+    for (let i = 0; i < 20; i++) {
+      let location = await hit(`${origin}/`);
+      for (let hop = 0; location && hop < 3; hop++)
+        location = await hit(new URL(location, origin).toString());
+    }
     const rss = await restingRssMb(server.child.pid!);
-    return { row: { label: "web server (next start) at rest", unit: "MB RSS", p50: rss.p50, n: rss.n } };
+    const seen = [...statuses].map(([key, count]) => `${count} x ${key}`).join(", ");
+    return {
+      row: { label: "web server (next start) at rest", unit: "MB RSS", p50: rss.p50, n: rss.n },
+      note: `web server warmed before sampling: ${seen}`,
+    };
   } finally {
     await server.stop();
   }
@@ -102,8 +119,10 @@ export const memoryAtRestSection: BenchSection = {
       "RSS is the median of 5 samples 200 ms apart, taken 2 s after the process reported ready.",
     ];
     const server = smoke ? { skipped: "web server at rest: not started in a smoke run" } : await serverRss();
-    if ("row" in server) rows.push(server.row);
-    else notes.push(server.skipped);
+    if ("row" in server) {
+      rows.push(server.row);
+      notes.push(server.note);
+    } else notes.push(server.skipped);
     return { status: "done", rows, comparisons: [], notes };
   },
 };
