@@ -18,7 +18,8 @@ export function resolveDatabaseUrl(raw: string | undefined): ResolvedDatabaseUrl
   if (/^file:/i.test(url)) {
     const [location = "", query] = url.slice("file:".length).split("?", 2);
     if (location === ":memory:") return { provider: "sqlite", url };
-    const absolute = path.resolve(location);
+    // Not a bundled asset: the database lives wherever the deployment says.
+    const absolute = path.resolve(/* turbopackIgnore: true */ location);
     return { provider: "sqlite", url: `file:${absolute}${query ? `?${query}` : ""}` };
   }
   throw new Error("DATABASE_URL must be a file: URL (SQLite) or a postgres:// / postgresql:// URL");
