@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/errors";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
 import { makeTestEngine, type People, readRunState, seedPeople } from "./testing/engine-fixture";
-import { memoryLog } from "./testing/scripted-agent";
+import { createScriptedToolkit, memoryLog } from "./testing/scripted-agent";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -100,6 +100,53 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     });
     expect(unbalancedReason(done.messages)).toBeUndefined();
     expect(done.requests.map((r) => r.answer?.actorId)).toEqual([people.reviewer.id, people.owner.id]);
+    await engine.stop();
+  });
+
+  it("resumes at once when the answer lands while the parking segment is still winding down", async () => {
+    const threadId = await freshThread();
+    const log = memoryLog();
+    let segments = 0;
+    // The parking segment cannot finish before the answer has claimed the run back: its
+    // toolkit's close waits for that (bounded, in case the claim never comes).
+    const claimedBack = async () => {
+      for (let i = 0; i < 200; i += 1) {
+        if (await database.db.run.count({ where: { threadId, status: "running" } })) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const engine = makeTestEngine({
+      db: database.db,
+      log,
+      createToolkit: async () => {
+        const toolkit = await createScriptedToolkit({ log });
+        segments += 1;
+        const first = segments === 1;
+        return {
+          specs: () => toolkit.specs(),
+          has: (name) => toolkit.has(name),
+          execute: (name, args, ctx) => toolkit.execute(name, args, ctx),
+          close: () => (first ? claimedBack() : undefined),
+        };
+      },
+    });
+    const answering = (async () => {
+      for await (const event of engine.subscribe({ threadId })) {
+        if (event.type !== "pending") continue;
+        await engine.answerRequest({
+          requestId: event.requests[0]!.id,
+          answer: { ok: true, data: { name: "Quick" } },
+          actor: people.owner,
+        });
+        return;
+      }
+    })();
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "ask fast" });
+    await answering;
+    await engine.idle();
+    const done = await readRunState(database.db, runId);
+    expect(done.run.status).toBe("done");
+    expect(done.messages.at(-1)).toEqual({ role: "assistant", content: "finished: name=Quick" });
     await engine.stop();
   });
 

@@ -60,9 +60,17 @@ export function createEngine(options: EngineOptions): Engine {
     background.add(settled);
   };
 
-  /** Runs a segment of a run we hold, unless one is already going in this process. */
+  // A run can be claimed again while its previous segment is still winding down here (an
+  // answer that lands between the park's commit and the segment's end). Such a claim is
+  // remembered and continued as soon as that segment is over, not left for lease recovery.
+  const rerun = new Set<string>();
+
+  /** Runs a segment of a run we hold; one segment per run at a time in this process. */
   const launch = (runId: string, prepare: (signal: AbortSignal) => Promise<Segment | null>) => {
-    if (live.has(runId)) return;
+    if (live.has(runId)) {
+      rerun.add(runId);
+      return;
+    }
     const controller = new AbortController();
     live.set(runId, controller);
     track(
@@ -72,6 +80,7 @@ export function createEngine(options: EngineOptions): Engine {
           if (segment) await driveRun(deps, segment);
         } finally {
           live.delete(runId);
+          if (rerun.delete(runId) && !stopping) continueRun(runId);
         }
       })(),
     );
