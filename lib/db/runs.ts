@@ -59,8 +59,16 @@ export async function createRun({
   content: string;
   leaseOwner: string;
   leaseExpiresAt: Date;
-}): Promise<{ runId: string; history: Message[]; events: ThreadEvent[] }> {
+}): Promise<{ busy: true } | { busy: false; runId: string; history: Message[]; events: ThreadEvent[] }> {
   return db.$transaction(async (tx) => {
+    // Writing the thread row first queues concurrent starts on one thread, so the check below
+    // and the insert cannot interleave with another start's.
+    await tx.thread.updateMany({ where: { id: threadId }, data: { updatedAt: new Date() } });
+    const active = await tx.run.findFirst({
+      where: { threadId, status: { in: ["running", "pending"] } },
+      select: { id: true },
+    });
+    if (active) return { busy: true as const };
     const run = await tx.run.create({
       data: { threadId, userId, model, status: "running", leaseOwner, leaseExpiresAt },
       select: { id: true },
@@ -86,7 +94,7 @@ export async function createRun({
         { type: "run_status", status: "running" },
       ],
     });
-    return { runId: run.id, history, events };
+    return { busy: false as const, runId: run.id, history, events };
   });
 }
 

@@ -150,6 +150,30 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     await engine.stop();
   });
 
+  it("starts one run per thread at a time, even when starts race", async () => {
+    const threadId = await freshThread();
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        engine.startRun({ threadId, userId: people.owner.id, message: "ask us" }),
+      ),
+    );
+    await engine.idle();
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const refused = outcomes.filter((o) => o.status === "rejected");
+    expect(refused.every((o) => isAppError(o.reason, "conflict:run_busy"))).toBe(true);
+    expect(await database.db.run.count({ where: { threadId } })).toBe(1);
+    const stranger = await rejection(
+      engine.startRun({ threadId, userId: people.stranger.id, message: "hi" }),
+    );
+    expect(isAppError(stranger, "forbidden:thread")).toBe(true);
+    const unknown = await rejection(
+      engine.startRun({ threadId: "nope", userId: people.owner.id, message: "hi" }),
+    );
+    expect(isAppError(unknown, "not_found:thread")).toBe(true);
+    await engine.stop();
+  });
+
   it("lets exactly one of 50 concurrent answers win", async () => {
     const threadId = await freshThread();
     const log = memoryLog();

@@ -9,7 +9,7 @@ import {
   releaseRunLeases,
   renewRunLeases,
 } from "@/lib/db/run-leases";
-import { createRun, getActiveRunByThread, getRunById, getThreadOwnerById } from "@/lib/db/runs";
+import { createRun, getRunById, getThreadOwnerById } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { createAnswerPolicy } from "./answer-policy";
 import { type AnswerDeps, answerRequest, expireRequest, isDue } from "./answer-request";
@@ -155,7 +155,6 @@ export function createEngine(options: EngineOptions): Engine {
       const thread = await getThreadOwnerById({ db, threadId });
       if (!thread) throw new AppError("not_found:thread");
       if (thread.userId !== userId) throw new AppError("forbidden:thread");
-      if (await getActiveRunByThread({ db, threadId })) throw new AppError("conflict:run_busy");
       const model = options.createClient().model;
       const created = await createRun({
         db,
@@ -166,6 +165,7 @@ export function createEngine(options: EngineOptions): Engine {
         leaseOwner: instanceId,
         leaseExpiresAt: leaseUntil(),
       });
+      if (created.busy) throw new AppError("conflict:run_busy");
       await publishAll(bus, created.events);
       const { runId, history } = created;
       launch(runId, async (signal) => ({
