@@ -1,0 +1,50 @@
+import { expect, test } from "./fixtures";
+import { ChatPage } from "./pages/chat-page";
+import { RequestPage } from "./pages/request-page";
+
+test.describe("reloading the chat", () => {
+  test("while a run is parked shows the same state, then follows the run live", async ({ signInAs, db }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    await chat.startNewChat();
+    await chat.say("refund order 4321 for $250");
+    const prompt = /Approve a refund of \$250\.00/;
+    await expect(chat.requestCard("approval", prompt)).toBeVisible();
+
+    await user.page.reload();
+    await expect(chat.userMessages()).toHaveCount(1);
+    await expect(chat.requestCard("approval", prompt)).toHaveCount(1);
+    await expect(chat.requestCard("approval", prompt)).toContainText("Waiting for a reviewer.");
+    await expect(chat.toolCard("refund")).toContainText("waiting for an answer");
+    await expect(chat.messages).toContainText("Paused until the request above is answered.");
+    await expect(chat.send).toBeDisabled();
+
+    const row = await db.request.findFirstOrThrow({ where: { threadId: chat.threadId() } });
+    const reviewer = await signInAs("reviewer");
+    const request = new RequestPage(reviewer.page);
+    await request.goto(row.id);
+    await request.form.approve.click();
+    await request.form.expectReadOnly("Answered");
+
+    await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
+    await expect(chat.requestCard("approval", prompt)).toContainText("Answered");
+    await expect(chat.assistantMessages()).toHaveCount(1);
+  });
+
+  test("right after sending shows the conversation once, complete", async ({ signInAs }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    await chat.startNewChat();
+    await chat.input.fill("deploy api v3.2 to staging");
+    await chat.send.click();
+    // Reload while the run is still being driven on the server; the stream is rebuilt from
+    // the event log, so nothing is lost and nothing is shown twice.
+    await user.page.reload();
+    await expect(chat.toolCard("deploy")).toContainText(/Deployed api v3\.2 to staging/);
+    await expect(chat.userMessages()).toHaveCount(1);
+    await expect(chat.assistantMessages()).toHaveCount(1);
+    await expect(chat.toolCard("deploy")).toHaveCount(1);
+    await expect(chat.assistantMessages().first()).toContainText("Deploying api v3.2 to staging.");
+    await expect(chat.input).toBeEditable();
+  });
+});

@@ -1,0 +1,60 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** A chat thread: the message list, the composer, and the cards runs leave in it. */
+export class ChatPage {
+  readonly messages: Locator;
+  readonly input: Locator;
+  readonly send: Locator;
+  readonly newChat: Locator;
+  readonly title: Locator;
+
+  constructor(readonly page: Page) {
+    this.messages = page.getByRole("list", { name: "Messages" });
+    this.input = page.getByLabel("Message", { exact: true });
+    this.send = page.getByRole("button", { name: "Send", exact: true });
+    this.newChat = page.getByRole("button", { name: "New chat" });
+    this.title = page.getByRole("heading", { level: 1 });
+  }
+
+  async startNewChat(): Promise<void> {
+    await this.page.goto("/chat");
+    await this.newChat.click();
+    await expect(this.page).toHaveURL(/\/chat\/[^/]+$/);
+    await expect(this.input).toBeEditable();
+  }
+
+  threadId(): string {
+    const id = new URL(this.page.url()).pathname.split("/").at(-1);
+    if (!id) throw new Error(`not on a chat page: ${this.page.url()}`);
+    return id;
+  }
+
+  async say(text: string): Promise<void> {
+    await this.input.fill(text);
+    await expect(this.send).toBeEnabled();
+    await this.send.click();
+    await expect(this.userMessages().filter({ hasText: text }).last()).toBeVisible();
+  }
+
+  userMessages(): Locator {
+    return this.messages.getByRole("listitem").filter({ has: this.page.getByText("You said:") });
+  }
+
+  assistantMessages(): Locator {
+    return this.messages.getByRole("listitem").filter({ has: this.page.getByText("Assistant:") });
+  }
+
+  /** The card of a parked request, by kind and (part of) its prompt. */
+  requestCard(kind: string, prompt?: string | RegExp): Locator {
+    const cards = this.messages.getByRole("article", { name: `Request: ${kind}` });
+    return prompt === undefined ? cards : cards.filter({ hasText: prompt });
+  }
+
+  toolCard(name: string): Locator {
+    return this.messages.getByRole("article", { name: `Tool call ${name}` });
+  }
+
+  runStatus(): Locator {
+    return this.messages.getByRole("status");
+  }
+}

@@ -1,0 +1,49 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The inbox: URL-driven filters, the request list and the reviewer's bulk bar. */
+export class InboxPage {
+  readonly list: Locator;
+  readonly kind: Locator;
+  readonly status: Locator;
+  readonly sort: Locator;
+  readonly search: Locator;
+  readonly apply: Locator;
+  readonly approveSelected: Locator;
+  readonly declineSelected: Locator;
+  readonly bulkReason: Locator;
+  readonly results: Locator;
+  readonly empty: Locator;
+
+  constructor(readonly page: Page) {
+    this.list = page.getByRole("list", { name: "Requests" });
+    const filters = page.getByRole("form", { name: "Filter requests" });
+    this.kind = filters.getByLabel("Kind");
+    this.status = filters.getByLabel("Status");
+    this.sort = filters.getByLabel("Sort");
+    this.search = filters.getByLabel("Search prompts");
+    this.apply = filters.getByRole("button", { name: "Apply" });
+    this.approveSelected = page.getByRole("button", { name: "Approve selected" });
+    this.declineSelected = page.getByRole("button", { name: "Decline selected" });
+    this.bulkReason = page.getByLabel("Reason for declining (optional)");
+    this.results = page.getByRole("list", { name: "Results" });
+    this.empty = page.getByText("No requests match these filters.");
+  }
+
+  async goto(query = ""): Promise<void> {
+    await this.page.goto(`/inbox${query}`);
+    await expect(this.page.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
+  }
+
+  row(prompt: string | RegExp): Locator {
+    return this.list.getByRole("listitem").filter({ hasText: prompt });
+  }
+
+  async open(prompt: string): Promise<void> {
+    await this.list.getByRole("link", { name: prompt }).first().click();
+    await expect(this.page).toHaveURL(/\/requests\/[^/]+$/);
+  }
+
+  select(prompt: string): Locator {
+    return this.page.getByRole("checkbox", { name: `Select: ${prompt}` });
+  }
+}
