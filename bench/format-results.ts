@@ -9,6 +9,7 @@ export function formatResults(results: BenchResults): string {
   const lines = [
     `toolnexus bench, ${results.startedAt}: Node ${machine.node}, ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGb} GB`,
     `iterations ${results.iterations}, warm-up ${results.warmup}; figures are medians (p50) and p95`,
+    `1-minute load average: ${results.loadAverage.start.toFixed(1)} at start, ${results.loadAverage.end.toFixed(1)} at the end`,
   ];
   for (const section of results.sections) {
     lines.push("", `## ${section.title} [${section.name}, ${(section.durationMs / 1000).toFixed(1)} s]`);

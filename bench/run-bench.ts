@@ -9,6 +9,8 @@ export const DEFAULT_WARMUP = 200;
 export interface BenchResults {
   startedAt: string;
   machine: { node: string; platform: string; cpus: number; cpuModel: string; memoryGb: number };
+  /** 1-minute load average before and after: on a shared machine it says how noisy the run was. */
+  loadAverage: { start: number; end: number };
   iterations: number;
   warmup: number;
   smoke: boolean;
@@ -46,6 +48,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
       cpuModel: cpus[0]?.model.trim() ?? "unknown",
       memoryGb: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     },
+    loadAverage: { start: os.loadavg()[0]!, end: Number.NaN },
     iterations: options.iterations ?? (options.smoke ? 1 : DEFAULT_ITERATIONS),
     warmup: options.warmup ?? (options.smoke ? 0 : DEFAULT_WARMUP),
     smoke: options.smoke ?? false,
@@ -73,6 +76,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchResults> 
       });
     }
   }
+  results.loadAverage.end = os.loadavg()[0]!;
   await mkdir(path.dirname(path.resolve(options.out)), { recursive: true });
   await writeFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
   return results;
