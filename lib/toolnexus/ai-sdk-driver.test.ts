@@ -1,13 +1,8 @@
-import {
-  APICallError,
-  type LanguageModelV3GenerateResult,
-  type LanguageModelV3StreamPart,
-} from "@ai-sdk/provider";
-import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
+import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { createAiSdkDriver } from "./ai-sdk-driver";
-import { isToolnexusError } from "./errors";
-import type { Message, ModelInput, ModelStreamPart, ToolSpec } from "./types";
+import type { Message, ModelInput, ToolSpec } from "./types";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
@@ -51,12 +46,6 @@ const input = (messages: Message[], extra: Partial<ModelInput> = {}): ModelInput
   tools: [weatherSpec],
   ...extra,
 });
-
-async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of parts) out.push(part);
-  return out;
-}
 
 describe("createAiSdkDriver: neutral transcript to the AI SDK prompt", () => {
   it("sends system, user, assistant tool calls and one grouped tool message per turn", async () => {
