@@ -121,25 +121,46 @@ export class EngineSession {
 
   async reset(params) {
     const engine = await this.ensureEngine();
-    await engine.reset(params);
-    if (this.provider !== "sqlite") return {};
-    // The engine's SQLite reset cannot delete the file it is connected to and leaves tables
-    // behind; finish the job on its own connection (it holds an exclusive lock).
+    if (this.provider !== "sqlite") {
+      await engine.reset(params);
+      return {};
+    }
+    // The engine's SQLite reset cannot delete the file it is connected to, and its fallback
+    // (dropping objects one by one) fails on views and foreign keys. Empty the database on the
+    // engine's own connection first (it may hold an exclusive lock); the engine's reset then
+    // only has its own bookkeeping left, and whatever it reports is checked against the result.
+    await this.dropSqliteObjects();
+    try {
+      await engine.reset(params);
+    } catch (error) {
+      if ((await this.listSqliteObjects()).length > 0) throw error;
+    }
+    return {};
+  }
+
+  async listSqliteObjects() {
     const adapter = this.mainAdapters.at(-1);
-    if (!adapter) return {};
-    const objects = await adapter.queryRaw({
+    if (!adapter) return [];
+    const result = await adapter.queryRaw({
       sql: "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND type IN ('table','view','trigger')",
       args: [],
       argTypes: [],
     });
-    if (objects.rows.length === 0) return {};
-    const drops = objects.rows.map(
-      ([type, name]) => `DROP ${String(type).toUpperCase()} IF EXISTS "${name}";`,
-    );
+    return result.rows.map(([type, name]) => ({ type: String(type), name: String(name) }));
+  }
+
+  async dropSqliteObjects() {
+    const objects = await this.listSqliteObjects();
+    if (objects.length === 0) return;
+    // Views and triggers first: they would otherwise point at tables that no longer exist.
+    const order = { trigger: 0, view: 1, table: 2 };
+    const drops = objects
+      .sort((a, b) => order[a.type] - order[b.type])
+      .map(({ type, name }) => `DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}";`);
+    const adapter = this.mainAdapters.at(-1);
     await adapter.executeScript(
       ["PRAGMA foreign_keys = OFF;", ...drops, "PRAGMA foreign_keys = ON;"].join("\n"),
     );
-    return {};
   }
 
   async close() {

@@ -48,6 +48,29 @@ async function tableNames(database: TempDatabase): Promise<string[]> {
   }
 }
 
+async function viewNames(database: TempDatabase): Promise<string[]> {
+  if (database.provider === "sqlite") {
+    const db = new Database(sqliteFileOf(database.url), { readonly: true });
+    try {
+      return (
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[]
+      ).map((row) => row.name);
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      "SELECT viewname AS name FROM pg_views WHERE schemaname = 'public'",
+    );
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
 async function execute(database: TempDatabase, sql: string): Promise<void> {
   if (database.provider === "sqlite") {
     const db = new Database(sqliteFileOf(database.url));
@@ -149,11 +172,16 @@ describe.each(["sqlite", "postgres"] as const)(
     });
 
     it("migrate reset drops everything, including foreign tables, and re-applies the migrations", async () => {
-      await execute(database, 'CREATE TABLE "Leftover" (id INTEGER)');
+      // A view and a foreign key into the model are what defeat the engine's own SQLite reset.
+      await execute(
+        database,
+        'CREATE TABLE "Leftover" (id INTEGER, "userId" TEXT REFERENCES "User"(id)); CREATE VIEW "LeftoverView" AS SELECT id FROM "User";',
+      );
       const result = await runPrisma(["migrate", "reset", "--force"], database.url);
       expect(result.code).toBe(0);
       const tables = await tableNames(database);
       expect(tables).not.toContain("Leftover");
+      expect(await viewNames(database)).toEqual([]);
       expect(tables).toEqual(expect.arrayContaining(["_prisma_migrations", "Request", "User"]));
     });
 
