@@ -160,6 +160,7 @@ export async function parkRun({
   leaseOwner,
   checkpoint,
   suspensions,
+  withMessages = true,
 }: {
   db: DbClient;
   runId: string;
@@ -168,6 +169,8 @@ export async function parkRun({
   leaseOwner: string;
   checkpoint: Checkpoint;
   suspensions: Suspension[];
+  /** False when the checkpoint's transcript is already stored. */
+  withMessages?: boolean;
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
     const held = await tx.run.updateMany({
@@ -183,35 +186,33 @@ export async function parkRun({
       },
     });
     if (held.count !== 1) return null;
-    await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
+    if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
     const wireIds = suspensions.map((s) => s.request.id);
-    const existing = await tx.request.findMany({
-      where: { runId, requestId: { in: wireIds } },
-      select: { requestId: true },
-    });
+    const existing = await tx.request.findMany({ where: { runId, requestId: { in: wireIds } } });
     const known = new Set(existing.map((row) => row.requestId));
     const fresh = suspensions.filter((s) => !known.has(s.request.id));
-    if (fresh.length > 0) {
-      await tx.request.createMany({
-        data: fresh.map((s) => ({
-          requestId: s.request.id,
-          runId,
-          threadId,
-          ownerId,
-          toolCallId: s.toolCallId,
-          toolName: s.toolName,
-          args: toJson(s.args),
-          kind: s.request.kind,
-          prompt: s.request.prompt,
-          url: s.request.url ?? null,
-          ...(s.request.data ? { data: toJson(s.request.data) } : {}),
-          expiresAt: s.request.expiresAt ? new Date(s.request.expiresAt) : null,
-          payload: toJson(s.request),
-          audience: s.audience,
-        })),
-      });
-    }
-    const open = await tx.request.findMany({ where: { runId, status: "open", requestId: { in: wireIds } } });
+    const created =
+      fresh.length === 0
+        ? []
+        : await tx.request.createManyAndReturn({
+            data: fresh.map((s) => ({
+              requestId: s.request.id,
+              runId,
+              threadId,
+              ownerId,
+              toolCallId: s.toolCallId,
+              toolName: s.toolName,
+              args: toJson(s.args),
+              kind: s.request.kind,
+              prompt: s.request.prompt,
+              url: s.request.url ?? null,
+              ...(s.request.data ? { data: toJson(s.request.data) } : {}),
+              expiresAt: s.request.expiresAt ? new Date(s.request.expiresAt) : null,
+              payload: toJson(s.request),
+              audience: s.audience,
+            })),
+          });
+    const open = [...existing.filter((row) => row.status === "open"), ...created];
     const order = new Map(wireIds.map((id, index) => [id, index]));
     open.sort((a, b) => order.get(a.requestId)! - order.get(b.requestId)!);
     return appendEvents({

@@ -120,8 +120,9 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     for await (const event of events) result = forward(writer, event) ?? result;
     await writer.flush();
     if (!result) throw new Error("the run ended without a result");
-    if (result.status === "pending") await park(deps, segment, result);
-    else await finish(deps, segment, result);
+    if (result.status === "pending") {
+      await park(deps, segment, result, result.checkpoint!.messages.length > storedMessages);
+    } else await finish(deps, segment, result);
   } catch (error) {
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
@@ -145,7 +146,12 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
   }
 }
 
-async function park(deps: DriveDeps, segment: Segment, result: RunResult): Promise<void> {
+async function park(
+  deps: DriveDeps,
+  segment: Segment,
+  result: RunResult,
+  withMessages: boolean,
+): Promise<void> {
   const checkpoint = result.checkpoint!;
   const suspensions: Suspension[] = [];
   for (const slot of checkpoint.slots) {
@@ -167,6 +173,7 @@ async function park(deps: DriveDeps, segment: Segment, result: RunResult): Promi
     leaseOwner: deps.instanceId,
     checkpoint,
     suspensions,
+    withMessages,
   });
   if (events) await publishAll(deps.bus, events);
 }
