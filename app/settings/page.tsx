@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { RoleBadge } from "@/components/role-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
 import { requirePageUser } from "@/lib/auth/page-guards";
@@ -24,6 +25,13 @@ export default async function SettingsPage() {
             <RoleBadge role={user.role} />
           </dd>
         </dl>
+      </section>
+      <section className="card stack" aria-labelledby="connections-title">
+        <h2 id="connections-title">Connected services</h2>
+        <p>
+          Services the assistant may use on your behalf after you signed in to them.{" "}
+          <Link href="/settings/connections">Manage connected services</Link>
+        </p>
       </section>
       <section className="card stack" aria-labelledby="model-title">
         <h2 id="model-title">Model</h2>
