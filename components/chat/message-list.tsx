@@ -12,6 +12,17 @@ interface MessageListProps {
   submitFor: (requestId: string) => SubmitAnswer;
 }
 
+/**
+ * The run's status part is written first and then rewritten in place, so it sits at the front
+ * of the parts; it reads as a footer, so it is shown last.
+ */
+function inReadingOrder(parts: ChatMessage["parts"]): ChatMessage["parts"] {
+  return [
+    ...parts.filter((part) => part.type !== "data-run"),
+    ...parts.filter((part) => part.type === "data-run"),
+  ];
+}
+
 export function MessageList({ messages, viewerId, submitFor }: MessageListProps) {
   if (messages.length === 0) {
     return <p className="muted">No messages yet. Ask for something below.</p>;
@@ -21,7 +32,7 @@ export function MessageList({ messages, viewerId, submitFor }: MessageListProps)
       {messages.map((message) => (
         <li key={message.id} className={`message message-${message.role}`}>
           <span className="visually-hidden">{message.role === "user" ? "You said:" : "Assistant:"}</span>
-          {message.parts.map((part, index) => {
+          {inReadingOrder(message.parts).map((part, index) => {
             const key = "id" in part && part.id ? `${part.type}-${part.id}` : `${part.type}-${index}`;
             switch (part.type) {
               case "text":

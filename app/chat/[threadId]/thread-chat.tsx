@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useCallback } from "react";
 import { answerRequestAction } from "@/app/requests/actions";
 import type { ChatMessage } from "@/components/chat/chat-message";
@@ -16,10 +17,17 @@ interface ThreadChatProps {
 
 /** Binds the chat view to this app's server actions. */
 export function ThreadChat(props: ThreadChatProps) {
-  const startRun = useCallback<StartRun>(async (input) => {
-    const result = await startRunAction(input);
-    return result.ok ? { ok: true, runId: result.value.runId } : { ok: false, message: result.error.message };
-  }, []);
+  const router = useRouter();
+  const startRun = useCallback<StartRun>(
+    async (input) => {
+      const result = await startRunAction(input);
+      if (!result.ok) return { ok: false, message: result.error.message };
+      // The first message names the thread; refresh the server-rendered title and sidebar.
+      router.refresh();
+      return { ok: true, runId: result.value.runId };
+    },
+    [router],
+  );
   const answer = useCallback<AnswerInChat>(async (input) => {
     const result = await answerRequestAction(input);
     return result.ok
