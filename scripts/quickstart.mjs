@@ -31,17 +31,22 @@ step("Migrating the database", "npm", ["run", "--silent", "db:migrate"]);
 step("Creating the demo accounts", "npm", ["run", "--silent", "db:seed"]);
 step("Building the app", "npx", ["next", "build"]);
 
-const children = [
-  spawn("npx", ["tsx", "scripts/demo-oauth-provider.ts"], { stdio: "inherit", env }),
-  spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env }),
-];
+// Each server gets a process group of its own, so stopping it also stops what npx started.
+const serve = (args) => spawn("npx", args, { stdio: "inherit", env, detached: true });
+const children = [serve(["tsx", "scripts/demo-oauth-provider.ts"]), serve(["next", "start", "-p", port])];
 console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)\n`);
 
 let stopping = false;
 function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  }
   process.exitCode = code;
 }
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stopAll(0));
