@@ -116,7 +116,9 @@ export const memoryAtRestSection: BenchSection = {
       { label: "of which zod (zod - bare)", unit: "MB RSS", p50: zod.p50 - bare.p50, n: 1 },
     ];
     const notes = [
-      "RSS is the median of 5 samples 200 ms apart, taken 2 s after the process reported ready.",
+      smoke
+        ? "smoke run: one RSS sample, taken at once"
+        : "RSS is the median of 5 samples 200 ms apart, taken 2 s after the process reported ready.",
     ];
     const server = smoke ? { skipped: "web server at rest: not started in a smoke run" } : await serverRss();
     if ("row" in server) {
