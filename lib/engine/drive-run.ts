@@ -42,6 +42,13 @@ function publicFailure(error: unknown): string {
   return isToolnexusError(error) ? error.message.slice(0, 500) : internalFailure;
 }
 
+function isHalting({ slots }: Checkpoint): boolean {
+  return (
+    slots.some((slot) => slot.state.status === "suspended") &&
+    slots.every((slot) => slot.state.status !== "queued")
+  );
+}
+
 function forward(writer: EventWriter, event: StreamEvent): RunResult | undefined {
   switch (event.type) {
     case "text":
@@ -90,6 +97,9 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     await writer.flush();
     // The last call of a turn to settle and the halt that follows report the same state.
     if (checkpoint.digest === savedDigest) return;
+    // Every call settled and one is waiting: the loop halts next, and parking stores this very
+    // state in its own transaction, so a write here would only slow the park down.
+    if (isHalting(checkpoint)) return;
     const held = await saveRunCheckpoint({
       db,
       runId,
