@@ -168,6 +168,21 @@ describe("createAiSdkDriver: errors", () => {
     ).toBe("aborted");
   });
 
+  it("reports a timeout as timeout, whether the error or the signal says so", async () => {
+    const timeoutError = Object.assign(new Error("The operation timed out"), { name: "TimeoutError" });
+    expect(
+      await failing(timeoutError)
+        .generate(hi)
+        .catch((e: unknown) => (e as { code: string }).code),
+    ).toBe("timeout");
+    const controller = new AbortController();
+    controller.abort(timeoutError);
+    const viaSignal = await failing(new Error("aborted"))
+      .generate({ ...hi, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(isToolnexusError(viaSignal, "timeout")).toBe(true);
+  });
+
   it("rejects something that is not a v3 language model", () => {
     expect(() => createAiSdkDriver("openai/gpt-4o" as never)).toThrow(/specification v3/);
   });
