@@ -32,9 +32,13 @@ describe("parseDemoIntent", () => {
 
   it("reads whatever flight details are given and leaves the rest out", () => {
     expect(parseDemoIntent("book a flight")).toEqual({ kind: "book_flight", args: {} });
-    expect(parseDemoIntent("Book a flight from ber to LIS on 2030-05-01 for 2 passengers")).toEqual({
+    expect(parseDemoIntent("Book a flight from BER to LIS on 2030-05-01 for 2 passengers")).toEqual({
       kind: "book_flight",
       args: { from: "BER", to: "LIS", date: "2030-05-01", passengers: 2 },
+    });
+    expect(parseDemoIntent("book me a flight to the coast from Berlin")).toEqual({
+      kind: "book_flight",
+      args: {},
     });
   });
 

@@ -58,12 +58,13 @@ function parseRefund(message: string): DemoIntent | undefined {
 function parseFlight(message: string): DemoIntent | undefined {
   if (!/\bbook\b.*\bflights?\b|\bflight\b.*\bbook\b/i.test(message)) return undefined;
   const args: { from?: string; to?: string; date?: string; passengers?: number } = {};
-  const from = /\bfrom\s+([A-Za-z]{3})\b/i.exec(message)?.[1];
-  const to = /\bto\s+([A-Za-z]{3})\b/i.exec(message)?.[1];
+  // Airport codes only when written as codes, so "to the coast" does not become airport THE.
+  const from = /\bfrom\s+([A-Z]{3})\b/.exec(message)?.[1];
+  const to = /\bto\s+([A-Z]{3})\b/.exec(message)?.[1];
   const date = /\b(\d{4}-\d{2}-\d{2})\b/.exec(message)?.[1];
   const passengers = /\bfor\s+(\d)\s*(?:people|persons|passengers|adults|travell?ers)?\b/i.exec(message)?.[1];
-  if (from) args.from = from.toUpperCase();
-  if (to) args.to = to.toUpperCase();
+  if (from) args.from = from;
+  if (to) args.to = to;
   if (date) args.date = date;
   if (passengers) args.passengers = Number(passengers);
   return { kind: "book_flight", args };
