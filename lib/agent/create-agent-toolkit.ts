@@ -1,13 +1,18 @@
-import { createToolkit, type Toolkit } from "toolnexus";
+import { createQuestionTool, createToolkit, type Toolkit } from "toolnexus";
 import { createBookFlightTool } from "./tools/book-flight-tool";
 import { createDeployTool } from "./tools/deploy-tool";
 import { createGetBalanceTool, isBalanceProviderConfigured } from "./tools/get-balance-tool";
 import { createRefundTool } from "./tools/refund-tool";
-import { type Clock, systemClock } from "./tools/tool-clock";
+import { type Clock, HOUR_MS, systemClock } from "./tools/tool-clock";
+import { withExpiry } from "./tools/with-expiry";
+
+/** How long a question to the user stays open, like the flight form. */
+export const QUESTION_TTL_MS = HOUR_MS;
 
 /**
  * The tools one run may call. Built per run so a tool can be scoped to its user; the built-in
- * `question` tool stays on. The caller closes the toolkit when the run parks or ends.
+ * `question` tool is kept, with an expiry added. The caller closes the toolkit when the run
+ * parks or ends.
  */
 export async function createAgentToolkit(options: {
   userId: string;
@@ -19,7 +24,9 @@ export async function createAgentToolkit(options: {
   const clock = options.clock ?? systemClock;
   const balance = options.balance ?? isBalanceProviderConfigured();
   return createToolkit({
+    tools: { question: false },
     extraTools: [
+      withExpiry(createQuestionTool(), { clock, ttlMs: QUESTION_TTL_MS }),
       createDeployTool({ clock }),
       createRefundTool({ clock }),
       createBookFlightTool({ clock, userId: options.userId }),

@@ -85,7 +85,7 @@ describe("the offline demo model in the real loop", () => {
   it("asks a question through the built-in tool and thanks for the answers", async () => {
     const { client, toolkit } = await setup();
     const halted = await client.run("ask me a question", { toolkit });
-    expect(halted.pending?.kind).toBe("question");
+    expect(halted.pending).toMatchObject({ kind: "question", expiresAt: "2030-01-01T01:00:00.000Z" });
     const data = { "Which environment do you deploy to most?": "staging", "What should I call you?": "Al" };
     const done = await client.resume(
       halted.checkpoint!,
