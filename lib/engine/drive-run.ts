@@ -118,6 +118,8 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
   };
 
   let toolkit: EngineToolkit | undefined;
+  // A resumed run announces itself at once, before its first model or tool activity.
+  if (start.kind === "resume") writer.push({ type: "run_status", status: "running" });
   try {
     toolkit = await deps.createToolkit({ userId, runId });
     const client = deps.createClient();
@@ -146,7 +148,10 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
       status: "failed",
       error: message,
       messages: closeOpenTurn(lastCheckpoint, `failed: ${message}`),
-      bodies: [{ type: "run_finished", status: "failed", text: message }],
+      bodies: [
+        { type: "run_status", status: "failed", error: message },
+        { type: "run_finished", status: "failed", text: "" },
+      ],
     });
     if (events) await publishAll(bus, events);
   } finally {

@@ -57,3 +57,12 @@ export async function readRunState(db: DbClient, runId: string) {
   const messages = await db.message.findMany({ where: { threadId: run.threadId }, orderBy: { seq: "asc" } });
   return { run, requests, events, messages: messages.map((m) => m.content as never) };
 }
+
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}

@@ -40,10 +40,20 @@ const scripts: Record<string, string[]> = {
   expiring: ["ask_soon"],
   block: ["slow"],
   "block-after-answer": ["approve_then_block"],
+  explode: ["count"],
 };
+
+/** The first word of the run's user message, which picks the script. */
+function first(input: ModelInput): string {
+  const user = input.messages.findLast((message) => message.role === "user");
+  return user?.content.split(" ")[0] ?? "";
+}
 
 function plan(input: ModelInput): InProcessReply {
   const last = input.messages.at(-1);
+  // The model fails on its second call, after a tool ran; the error text must never reach users.
+  if (last?.role === "tool" && first(input) === "explode")
+    throw new Error("model host db-7 refused: password=hunter2");
   if (last?.role === "tool") {
     const outputs: string[] = [];
     for (let i = input.messages.length - 1; i >= 0; i -= 1) {

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
+import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
+import { memoryLog } from "./testing/scripted-agent";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+
+describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("ends failed with a safe message, a balanced transcript, and a free thread", async () => {
+    const people = await seedPeople(database.db);
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const { runId } = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "explode now",
+    });
+    await engine.idle();
+
+    const state = await readRunState(database.db, runId);
+    expect(state.run.status).toBe("failed");
+    expect(state.run.error).toBe("The run stopped because of an internal error.");
+    expect(JSON.stringify(state.events)).not.toContain("hunter2");
+    expect(state.events.slice(-2).map((e) => [e.type, e.payload])).toEqual([
+      ["run_status", { status: "failed", error: "The run stopped because of an internal error." }],
+      ["run_finished", { status: "failed", text: "" }],
+    ]);
+    expect(state.messages.at(-1)).toMatchObject({ role: "tool", name: "count", content: "counted" });
+    expect(unbalancedReason(state.messages)).toBeUndefined();
+
+    const next = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "hello",
+    });
+    await engine.idle();
+    const after = await readRunState(database.db, next.runId);
+    expect(after.run.status).toBe("done");
+    expect(unbalancedReason(after.messages)).toBeUndefined();
+    await engine.stop();
+  });
+});
