@@ -1,0 +1,107 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { ChatPage } from "./pages/chat-page";
+import { DemoBankPage } from "./pages/demo-bank-page";
+
+// The harness runs the demo provider on the app's port + 1.
+const providerLink = /^Continue to localhost:\d+$/;
+
+/** Asks for the balance and follows the card's link to the provider; returns the card. */
+async function askForBalanceAndContinue(chat: ChatPage) {
+  await chat.startNewChat();
+  await chat.say("what's my balance?");
+  const card = chat.requestCard("authorization", "Sign in to Demo Bank");
+  await expect(card).toBeVisible();
+  const link = card.getByRole("link", { name: providerLink });
+  await expect(link).toBeVisible();
+  const host = (await link.textContent())!.replace("Continue to ", "");
+  await link.click();
+  await expect(chat.page).toHaveURL((url) => url.host === host && url.pathname.startsWith("/interaction/"));
+  return card;
+}
+
+/** Remembers the app callback URL the provider sent the browser to. */
+function recordCallback(page: Page): () => string {
+  let callback = "";
+  page.on("request", (request) => {
+    if (request.isNavigationRequest() && request.url().includes("/oauth/demo/callback"))
+      callback = request.url();
+  });
+  return () => callback;
+}
+
+test.describe("OAuth sign-in requests", () => {
+  test("consent at the provider resumes the run, which shows the balance", async ({ signInAs, db }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    const callbackUrl = recordCallback(user.page);
+    await askForBalanceAndContinue(chat);
+
+    const bank = new DemoBankPage(user.page);
+    await bank.signInAsDemo();
+    await bank.allow.click();
+
+    await expect(user.page).toHaveURL(/\/chat\/[^/]+$/);
+    await expect(chat.assistantMessages().last()).toContainText(
+      "Your Demo Bank balance (Dana Demo) is 1,234.56 EUR.",
+    );
+    await expect(chat.requestCard("authorization")).toContainText("Answered");
+
+    // The token is on the server only: not in the transcript, the events or the answer.
+    const connection = await db.oAuthConnection.findFirstOrThrow({ where: { userId: user.user.id } });
+    expect(connection.scopes).toContain("balance:read");
+    const answer = await db.answer.findFirstOrThrow({ where: { request: { threadId: chat.threadId() } } });
+    expect(answer.data).toEqual({ provider: "demo", scopes: expect.arrayContaining(["balance:read"]) });
+
+    // A replayed callback URL is refused and changes nothing.
+    const replayed = callbackUrl();
+    expect(replayed).toContain("state=");
+    const answersBefore = await db.answer.count();
+    const response = await user.page.goto(replayed);
+    expect(response?.status()).toBe(409);
+    await expect(user.page.getByTestId("oauth-error")).toHaveText("This sign-in link has already been used");
+    expect(await db.answer.count()).toBe(answersBefore);
+
+    // The connection is listed in the settings and can be disconnected.
+    await user.page.goto("/settings/connections");
+    const item = user.page.getByTestId("connection-demo");
+    await expect(item).toContainText("balance:read");
+    await item.getByRole("button", { name: "Disconnect Demo Bank" }).click();
+    await expect(item).toContainText("Not connected");
+    expect(await db.oAuthConnection.count({ where: { userId: user.user.id } })).toBe(0);
+  });
+
+  test("denying consent tells the model the sign-in was declined", async ({ signInAs }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    await askForBalanceAndContinue(chat);
+    const bank = new DemoBankPage(user.page);
+    await bank.signInAsDemo();
+    await bank.deny.click();
+
+    await expect(user.page).toHaveURL(/\/chat\/[^/]+$/);
+    await expect(chat.assistantMessages().last()).toContainText(
+      "The balance check did not go ahead. declined",
+    );
+    await expect(chat.requestCard("authorization")).toContainText("Declined");
+  });
+
+  test("another user cannot start the sign-in of someone else's request", async ({ signInAs, db }) => {
+    const owner = await signInAs("user");
+    const chat = new ChatPage(owner.page);
+    await chat.startNewChat();
+    await chat.say("what's my balance?");
+    await expect(chat.requestCard("authorization")).toBeVisible();
+    const row = await db.request.findFirstOrThrow({ where: { threadId: chat.threadId() } });
+
+    const stranger = await signInAs("user");
+    const response = await stranger.page.goto(
+      `/oauth/demo/start?request=${encodeURIComponent(row.requestId)}`,
+    );
+    expect(response?.status()).toBe(403);
+    await expect(stranger.page.getByTestId("oauth-error")).toHaveText(
+      "You are not allowed to answer this request.",
+    );
+    expect(await db.oAuthState.count({ where: { requestRowId: row.id } })).toBe(0);
+  });
+});
