@@ -33,6 +33,8 @@ const serverEnv: Record<string, string> = {
 
 export default defineConfig({
   testDir: "./e2e",
+  // Each run empties its output folder first; parallel runs in one checkout need their own.
+  outputDir: process.env.E2E_OUTPUT_DIR || "test-results",
   testMatch: "**/*.spec.ts",
   fullyParallel: false,
   workers: process.env.CI ? 1 : 2,
