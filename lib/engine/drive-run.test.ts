@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
 import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
-import { memoryLog } from "./testing/scripted-agent";
+import { chatterWords, memoryLog } from "./testing/scripted-agent";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (provider) => {
@@ -43,6 +43,35 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (prov
     const after = await readRunState(database.db, next.runId);
     expect(after.run.status).toBe("done");
     expect(unbalancedReason(after.messages)).toBeUndefined();
+    await engine.stop();
+  });
+});
+
+describe("streamed text", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("is gathered into a few events that add up to exactly what the model said", async () => {
+    const people = await seedPeople(database.db);
+    const engine = makeTestEngine({ db: database.db, log: memoryLog(), textFlushMs: 1_000 });
+    const { runId } = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "chatter away",
+    });
+    await engine.idle();
+    const state = await readRunState(database.db, runId);
+    const texts = state.events
+      .filter((e) => e.type === "text")
+      .map((e) => (e.payload as { delta: string }).delta);
+    expect(texts.join("")).toBe(chatterWords.join(""));
+    expect(texts.length).toBeLessThan(chatterWords.length);
+    expect(state.messages.at(-1)).toEqual({ role: "assistant", content: chatterWords.join("") });
     await engine.stop();
   });
 });

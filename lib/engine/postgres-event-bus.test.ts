@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventNotice } from "./event-bus";
 import type { ThreadEvent } from "./event-types";
 import { createPostgresEventBus } from "./postgres-event-bus";
 import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
@@ -90,5 +92,57 @@ describe("two app processes on one PostgreSQL", () => {
 
     await engine.stop();
     await bus.close();
+  });
+
+  it("carries notices between processes' buses and recovers from a dropped LISTEN connection", async () => {
+    const here = await createPostgresEventBus({
+      connectionString: database.url,
+      instanceId: "here",
+      reconnectMs: 20,
+    });
+    const there = await createPostgresEventBus({
+      connectionString: database.url,
+      instanceId: "there",
+      reconnectMs: 20,
+    });
+    const heard: EventNotice[] = [];
+    const waiters: { test: (notice: EventNotice) => boolean; resolve: () => void }[] = [];
+    const heardSoon = (test: (notice: EventNotice) => boolean) =>
+      new Promise<void>((resolve) => {
+        if (heard.some(test)) resolve();
+        else waiters.push({ test, resolve });
+      });
+    here.listen("thread-1", (notice) => {
+      heard.push(notice);
+      for (const waiter of waiters.filter((w) => w.test(notice))) waiter.resolve();
+    });
+    let thereReconnected!: () => void;
+    const thereBack = new Promise<void>((resolve) => {
+      thereReconnected = resolve;
+    });
+    there.listen("thread-1", (notice) => {
+      if (notice.seq === 0) thereReconnected();
+    });
+
+    await there.publish({ threadId: "thread-1", seq: 1 });
+    await heardSoon((n) => n.seq === 1);
+    await there.publish({ threadId: "thread-2", seq: 7 });
+
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'toolnexus-events'",
+    );
+    await admin.end();
+    // After reconnecting, each bus asks its subscribers to re-read what they may have missed.
+    await heardSoon((n) => n.seq === 0);
+    await thereBack;
+
+    await there.publish({ threadId: "thread-1", seq: 2 });
+    await heardSoon((n) => n.seq === 2);
+    expect(heard.map((n) => n.seq)).toEqual([1, 0, 2]);
+    expect(heard.every((n) => n.threadId === "thread-1" && n.event === undefined)).toBe(true);
+    await here.close();
+    await there.close();
   });
 });

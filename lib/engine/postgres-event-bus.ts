@@ -40,7 +40,8 @@ export async function createPostgresEventBus({
   };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString });
+    // Named so operators (and tests) can tell these long-lived connections apart.
+    const next = new pg.Client({ connectionString, application_name: "toolnexus-events" });
     next.on("notification", onNotification);
     next.on("error", () => drop(next));
     next.on("end", () => drop(next));

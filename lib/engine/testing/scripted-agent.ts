@@ -5,6 +5,7 @@ import {
   createInProcessDriver,
   createToolkit,
   defineTool,
+  type InProcessPart,
   type InProcessReply,
   type ModelInput,
   pending,
@@ -69,8 +70,22 @@ function plan(input: ModelInput): InProcessReply {
   return { text: "Working on it. ", toolCalls: tools.map((name) => ({ name, args: { for: prompt } })) };
 }
 
+/** "chatter" streams its answer word by word, the way hosted models send text. */
+export const chatterWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
+
+async function* chatter(): AsyncGenerator<InProcessPart> {
+  for (const word of chatterWords) {
+    yield { type: "text", delta: word };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function generate(input: ModelInput) {
+  return first(input) === "chatter" ? chatter() : plan(input);
+}
+
 export function createScriptedClient(): Client {
-  return createClientFromDriver(createInProcessDriver({ model: "scripted-test-model", generate: plan }));
+  return createClientFromDriver(createInProcessDriver({ model: "scripted-test-model", generate }));
 }
 
 export const nameSchema = {
