@@ -139,6 +139,7 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
     await writer.flush().catch(() => {});
+    console.error(`[engine] run ${runId} failed`, error);
     const message = publicFailure(error);
     const events = await finishRun({
       db,
