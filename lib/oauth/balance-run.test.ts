@@ -7,11 +7,11 @@ import type { DbClient } from "@/lib/db/db-types";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
+import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { beginAuthorization } from "./begin-authorization";
 import { completeAuthorization } from "./complete-authorization";
 import { connectionTokenContext } from "./connection-tokens";
 import { completeDemoConsent } from "./demo-consent-driver";
-import { createMigratedSqliteDb } from "./testing/migrated-sqlite-db";
 import { startOAuthTestEnv, TEST_APP_URL } from "./testing/oauth-test-env";
 import { decryptToken } from "./token-crypto";
 
@@ -19,14 +19,14 @@ import { decryptToken } from "./token-crypto";
 // question parks on a sign-in, the provider's consent answers it, and the run finishes.
 
 let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
-let store: ReturnType<typeof createMigratedSqliteDb>;
+let store: TestDatabase;
 let db: DbClient;
 let engine: Engine;
 const bus = createMemoryEventBus();
 
 beforeAll(async () => {
   env = await startOAuthTestEnv();
-  store = createMigratedSqliteDb();
+  store = await createTestDatabase("sqlite");
   db = store.db;
   engine = createEngine({
     db,
@@ -43,7 +43,7 @@ afterAll(async () => {
   await engine?.idle();
   await engine?.stop();
   await bus.close();
-  await store?.dispose();
+  await store?.drop();
   await env?.server.close();
 });
 

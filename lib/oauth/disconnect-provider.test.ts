@@ -1,25 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
+import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { connectionTokenContext } from "./connection-tokens";
 import { disconnectProvider } from "./disconnect-provider";
 import { callProviderApi, refreshTokenSet } from "./oauth-client";
 import { getProviderConfig } from "./provider-registry";
-import { createMigratedSqliteDb } from "./testing/migrated-sqlite-db";
 import { connectDemoUser, startOAuthTestEnv } from "./testing/oauth-test-env";
 import { decryptToken } from "./token-crypto";
 
 let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
-let store: ReturnType<typeof createMigratedSqliteDb>;
+let store: TestDatabase;
 let db: DbClient;
 
 beforeAll(async () => {
   env = await startOAuthTestEnv();
-  store = createMigratedSqliteDb();
+  store = await createTestDatabase("sqlite");
   db = store.db;
 });
 
 afterAll(async () => {
-  await store?.dispose();
+  await store?.drop();
   await env?.server.close();
 });
 

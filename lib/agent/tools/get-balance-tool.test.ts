@@ -2,26 +2,26 @@ import type { Request } from "toolnexus";
 import { pendingOf } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
+import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { connectionTokenContext } from "@/lib/oauth/connection-tokens";
 import { revokeToken } from "@/lib/oauth/oauth-client";
 import { getProviderConfig } from "@/lib/oauth/provider-registry";
-import { createMigratedSqliteDb } from "@/lib/oauth/testing/migrated-sqlite-db";
 import { connectDemoUser, startOAuthTestEnv, TEST_APP_URL } from "@/lib/oauth/testing/oauth-test-env";
 import { decryptToken } from "@/lib/oauth/token-crypto";
 import { createGetBalanceTool } from "./get-balance-tool";
 
 let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
-let store: ReturnType<typeof createMigratedSqliteDb>;
+let store: TestDatabase;
 let db: DbClient;
 
 beforeAll(async () => {
   env = await startOAuthTestEnv();
-  store = createMigratedSqliteDb();
+  store = await createTestDatabase("sqlite");
   db = store.db;
 });
 
 afterAll(async () => {
-  await store?.dispose();
+  await store?.drop();
   await env?.server.close();
 });
 
