@@ -133,13 +133,15 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
         </p>
       )}
       {outcomes && (
-        <ul role="status" className="inbox-outcomes" aria-label="Results">
-          {outcomes.map((outcome) => (
-            <li key={outcome.id}>
-              {outcome.prompt}: {outcome.ok ? "done" : outcome.message}
-            </li>
-          ))}
-        </ul>
+        <div role="status">
+          <ul className="inbox-outcomes" aria-label="Results">
+            {outcomes.map((outcome) => (
+              <li key={outcome.id}>
+                {outcome.prompt}: {outcome.ok ? "done" : outcome.message}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
     </div>
   );
