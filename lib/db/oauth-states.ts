@@ -53,7 +53,13 @@ export async function claimOAuthState({
 }
 
 /** Housekeeping: states are useless after expiry, used or not. */
-export async function deleteExpiredOAuthStates({ db, now = new Date() }: { db: DbClient; now?: Date }) {
-  const result = await db.oAuthState.deleteMany({ where: { expiresAt: { lt: now } } });
+export async function deleteExpiredOAuthStates({
+  db,
+  expiredBefore,
+}: {
+  db: DbClient;
+  expiredBefore: Date;
+}): Promise<number> {
+  const result = await db.oAuthState.deleteMany({ where: { expiresAt: { lt: expiredBefore } } });
   return result.count;
 }

@@ -1,6 +1,6 @@
 import { getAuthorizationRequestByWireId } from "@/lib/db/authorization-requests";
 import type { DbClient } from "@/lib/db/db-types";
-import { createOAuthState } from "@/lib/db/oauth-states";
+import { createOAuthState, deleteExpiredOAuthStates } from "@/lib/db/oauth-states";
 import { AppError } from "@/lib/errors";
 import { oauthCallbackUrl } from "./app-url";
 import { buildAuthorizationUrl, createPkcePair } from "./oauth-client";
@@ -8,6 +8,9 @@ import type { OAuthRuntime } from "./oauth-runtime";
 import { getProviderConfig } from "./provider-registry";
 import { issueState } from "./state";
 import { encryptToken } from "./token-crypto";
+
+// Expired states are kept a while so a late callback is told "expired" rather than "unknown".
+const EXPIRED_STATE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export function codeVerifierContext(stateHash: string): string {
   return `oauth-state:${stateHash}`;
@@ -67,5 +70,6 @@ export async function beginAuthorization(options: {
       expiresAt: issued.expiresAt,
     },
   });
+  await deleteExpiredOAuthStates({ db, expiredBefore: new Date(now.getTime() - EXPIRED_STATE_RETENTION_MS) });
   return url;
 }

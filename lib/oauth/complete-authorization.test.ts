@@ -264,6 +264,30 @@ describe.each(["sqlite", "postgres"] as const)("on %s", (provider) => {
       expect(await db.oAuthState.count({ where: { requestRowId: fixture.request.id } })).toBe(0);
     });
 
+    it("clears states that expired long ago", async () => {
+      const old = await parked();
+      const then = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
+      await beginAuthorization({
+        db,
+        runtime,
+        userId: old.user.id,
+        provider: "demo",
+        wireRequestId: old.request.requestId,
+        now: then,
+      });
+      expect(await db.oAuthState.count({ where: { requestRowId: old.request.id } })).toBe(1);
+      const fresh = await parked();
+      await beginAuthorization({
+        db,
+        runtime,
+        userId: fresh.user.id,
+        provider: "demo",
+        wireRequestId: fresh.request.requestId,
+      });
+      expect(await db.oAuthState.count({ where: { requestRowId: old.request.id } })).toBe(0);
+      expect(await db.oAuthState.count({ where: { requestRowId: fresh.request.id } })).toBe(1);
+    });
+
     it("stores only the state's hash and an encrypted verifier", async () => {
       const fixture = await parked();
       const url = await beginAuthorization({
