@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
+import { createMemoryEventBus } from "./event-bus";
 import type { ThreadEvent } from "./event-types";
+import { type LoadEventsAfter, subscribeThread } from "./subscribe-thread";
 import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
 import { memoryLog } from "./testing/scripted-agent";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
@@ -90,5 +93,51 @@ describe.each<TestProvider>(["sqlite", "postgres"])("subscribe on %s", (provider
     expect(live.map((e) => e.seq)).toEqual(stored.map((row) => row.seq));
     expect(live.at(-1)).toMatchObject({ type: "run_finished", status: "done", text: "finished: name=Di" });
     await engine.stop();
+  });
+
+  it("fills a hole in live delivery from the rows and drops stale notices", async () => {
+    const people = await seedPeople(database.db);
+    const { threadId } = people;
+    const bus = createMemoryEventBus();
+    let reads = 0;
+    let firstRead!: () => void;
+    const initialReadDone = new Promise<void>((resolve) => {
+      firstRead = resolve;
+    });
+    const loadEventsAfter: LoadEventsAfter = async (query) => {
+      const rows = await listEventsAfterSeq({ db: database.db, ...query });
+      reads += 1;
+      if (reads === 1) firstRead();
+      return rows;
+    };
+    const stop = new AbortController();
+    const events = subscribeThread({ bus, loadEventsAfter }, { threadId, signal: stop.signal })[
+      Symbol.asyncIterator
+    ]();
+    const append = (delta: string) =>
+      database.db.$transaction((tx) =>
+        appendEvents({ tx, threadId, runId: null, bodies: [{ type: "text", delta }] }),
+      );
+
+    const firstNext = events.next();
+    await initialReadDone;
+    const [one] = await append("a");
+    const [two] = await append("b");
+    const [three] = await append("c");
+    // Only the newest is announced, carrying its event: seqs 1 and 2 must come from the rows.
+    await bus.publish({ threadId, seq: three!.seq, event: three! });
+    const seen = [(await firstNext).value, (await events.next()).value, (await events.next()).value];
+    expect(seen.map((e) => e?.seq)).toEqual([1, 2, 3]);
+    expect(reads).toBe(2);
+
+    await bus.publish({ threadId, seq: one!.seq, event: one! });
+    await bus.publish({ threadId, seq: two!.seq });
+    const [four] = await append("d");
+    await bus.publish({ threadId, seq: four!.seq, event: four! });
+    expect((await events.next()).value).toMatchObject({ seq: 4, type: "text", delta: "d" });
+    // The next contiguous event arrived with its notice, so no read was needed.
+    expect(reads).toBe(2);
+    stop.abort();
+    expect((await events.next()).done).toBe(true);
   });
 });
