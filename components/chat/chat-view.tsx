@@ -3,6 +3,7 @@
 import { useChat } from "@ai-sdk/react";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
+import type { RunState } from "@/lib/engine/event-types";
 import type { ChatMessage } from "./chat-message";
 import { MessageList } from "./message-list";
 import { type StartRun, ThreadChatTransport } from "./thread-chat-transport";
@@ -30,11 +31,11 @@ function readableError(error: Error): string {
   return error.message;
 }
 
-function lastRunBusy(messages: ChatMessage[]): boolean {
+function lastRunStatus(messages: ChatMessage[]): RunState | undefined {
   const last = messages.at(-1);
-  if (last?.role !== "assistant") return false;
+  if (last?.role !== "assistant") return undefined;
   const run = last.parts.findLast((part) => part.type === "data-run");
-  return run?.type === "data-run" && (run.data.status === "running" || run.data.status === "pending");
+  return run?.type === "data-run" ? run.data.status : undefined;
 }
 
 export function ChatView({ threadId, viewerId, initialMessages, active, startRun, answer }: ChatViewProps) {
@@ -55,7 +56,9 @@ export function ChatView({ threadId, viewerId, initialMessages, active, startRun
     [answer],
   );
 
-  const busy = status === "submitted" || status === "streaming" || lastRunBusy(messages);
+  const runStatus = lastRunStatus(messages);
+  const parked = runStatus === "pending";
+  const busy = status === "submitted" || status === "streaming" || parked || runStatus === "running";
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -82,7 +85,13 @@ export function ChatView({ threadId, viewerId, initialMessages, active, startRun
           id={inputId}
           rows={2}
           value={text}
-          placeholder={busy ? "The agent is working on your last message…" : "Ask the agent for something"}
+          placeholder={
+            parked
+              ? "Waiting for the request above to be answered…"
+              : busy
+                ? "The agent is working on your last message…"
+                : "Ask the agent for something"
+          }
           onChange={(event) => setText(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey) onSubmit(event);
