@@ -104,4 +104,24 @@ test.describe("OAuth sign-in requests", () => {
     );
     expect(await db.oAuthState.count({ where: { requestRowId: row.id } })).toBe(0);
   });
+
+  test("sign-in links check the session and their input", async ({ browser, signInAs }) => {
+    const anonymous = await browser.newContext();
+    const page = await anonymous.newPage();
+    await page.goto("/oauth/demo/start?request=auth-x");
+    await expect(page).toHaveURL(/\/login\?callbackUrl=%2Foauth%2Fdemo%2Fstart%3Frequest%3Dauth-x$/);
+    await anonymous.close();
+
+    const user = await signInAs("user");
+    const visit = async (path: string) => (await user.page.goto(path))?.status();
+    expect(await visit("/oauth/demo/start")).toBe(400);
+    expect(await visit("/oauth/demo/start?request=auth-nobody-has")).toBe(404);
+    expect(await visit("/oauth/Not_A_Provider!/start?request=auth-x")).toBe(404);
+    expect(await visit("/oauth/nowhere/start?request=auth-x")).toBe(404);
+    expect(await visit("/oauth/demo/callback")).toBe(400);
+    expect(await visit("/oauth/demo/callback?state=forged.value&code=abc")).toBe(400);
+    await expect(user.page.getByTestId("oauth-error")).toHaveText(
+      "The sign-in link was altered or was not issued by this app",
+    );
+  });
 });
