@@ -16,10 +16,16 @@ type Env = Record<string, string | undefined>;
 export function loadOAuthRuntime(options: { env?: Env; dataDir?: string } = {}): OAuthRuntime {
   const env = options.env ?? process.env;
   const demoMode = isDemoMode(env);
+  let keys: SecretKeys | undefined;
   return {
     registry: loadProviderRegistry({ env, demoMode }),
-    keys: loadSecretKeys({ env, demoMode, dataDir: options.dataDir ?? path.resolve("data") }),
     appUrl: appBaseUrl(env),
+    // Loaded on first use, so a deployment without tool sign-ins needs no encryption key just to
+    // list (no) connected services.
+    get keys() {
+      keys ??= loadSecretKeys({ env, demoMode, dataDir: options.dataDir ?? path.resolve("data") });
+      return keys;
+    },
   };
 }
 
