@@ -15,7 +15,7 @@ export default async function SettingsPage() {
       <h1 className="page-title">Settings</h1>
       <section className="card stack" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>
-        <dl>
+        <dl className="details">
           <dt>Name</dt>
           <dd>{user.name ?? "—"}</dd>
           <dt>Email</dt>
