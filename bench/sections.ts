@@ -1,7 +1,17 @@
 import type { BenchSection } from "./bench-section";
+import { durableParkResumeSection } from "./durable-park-resume-section";
+import { inboxAtScaleSection } from "./inbox-at-scale-section";
 import { loopOverheadSection } from "./loop-overhead-section";
 import { memoryAtRestSection } from "./memory-at-rest-section";
+import { memoryParkedSection } from "./memory-parked-section";
 import { suspensionSection } from "./suspension-section";
 
 /** Every section of `npm run bench`, in run order; add new ones here. */
-export const sections: BenchSection[] = [loopOverheadSection, suspensionSection, memoryAtRestSection];
+export const sections: BenchSection[] = [
+  loopOverheadSection,
+  suspensionSection,
+  memoryAtRestSection,
+  durableParkResumeSection,
+  memoryParkedSection,
+  inboxAtScaleSection,
+];
