@@ -139,6 +139,16 @@ export async function saveRunCheckpoint({
   });
 }
 
+export class ReusedRequestIdError extends Error {
+  constructor(readonly requestId: string) {
+    super(
+      `A tool asked again with the request id "${requestId}", which this run has already used; ` +
+        "the run was stopped so that the earlier answer is not applied to the new request.",
+    );
+    this.name = "ReusedRequestIdError";
+  }
+}
+
 export interface Suspension {
   request: Request;
   toolCallId: string;
@@ -189,6 +199,10 @@ export async function parkRun({
     if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
     const wireIds = suspensions.map((s) => s.request.id);
     const existing = await tx.request.findMany({ where: { runId, requestId: { in: wireIds } } });
+    // A waiting call always has an open row or none: a resolved one means a tool reused a fixed
+    // id in a later turn, and its old answer must never be taken for the new question.
+    const reused = existing.find((row) => row.status !== "open");
+    if (reused) throw new ReusedRequestIdError(reused.requestId);
     const known = new Set(existing.map((row) => row.requestId));
     const fresh = suspensions.filter((s) => !known.has(s.request.id));
     const created =

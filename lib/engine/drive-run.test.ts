@@ -47,6 +47,43 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (prov
   });
 });
 
+describe.each<TestProvider>(["sqlite", "postgres"])("a reused request id on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("stops the run instead of applying an old answer to a new request", async () => {
+    const people = await seedPeople(database.db);
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: database.db, log });
+    const { runId } = await engine.startRun({
+      threadId: people.threadId,
+      userId: people.owner.id,
+      message: "twice please",
+    });
+    await engine.idle();
+    const [first] = (await readRunState(database.db, runId)).requests;
+    await engine.answerRequest({ requestId: first!.id, answer: { ok: true }, actor: people.reviewer });
+    await engine.idle();
+
+    const state = await readRunState(database.db, runId);
+    expect(state.run.status).toBe("failed");
+    expect(state.run.error).toContain('"fixed-approval"');
+    expect(state.requests).toHaveLength(1);
+    expect(log.entries.map((e) => [e.tool, e.answer === undefined ? "asked" : "retried"])).toEqual([
+      ["approve_fixed", "asked"],
+      ["approve_fixed", "retried"],
+      ["approve_fixed", "asked"],
+    ]);
+    expect(unbalancedReason(state.messages)).toBeUndefined();
+    await engine.stop();
+  });
+});
+
 describe("streamed text", () => {
   let database: TestDatabase;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
-import { parkRun, type Suspension, saveRunCheckpoint } from "@/lib/db/runs";
+import { parkRun, ReusedRequestIdError, type Suspension, saveRunCheckpoint } from "@/lib/db/runs";
 import { isToolnexusError } from "@/lib/toolnexus/errors";
 import type { Answer, Checkpoint, Client, Message, RunResult, StreamEvent } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
@@ -39,6 +39,7 @@ const internalFailure = "The run stopped because of an internal error.";
 function publicFailure(error: unknown): string {
   // Provider and loop errors are about the model call and safe to show; anything else may
   // carry storage details and is reduced to a generic line.
+  if (error instanceof ReusedRequestIdError) return error.message;
   return isToolnexusError(error) ? error.message.slice(0, 500) : internalFailure;
 }
 

@@ -42,6 +42,7 @@ const scripts: Record<string, string[]> = {
   block: ["slow"],
   "block-after-answer": ["approve_then_block"],
   explode: ["count"],
+  twice: ["approve_fixed"],
 };
 
 /** The first word of the run's user message, which picks the script. */
@@ -55,6 +56,11 @@ function plan(input: ModelInput): InProcessReply {
   // The model fails on its second call, after a tool ran; the error text must never reach users.
   if (last?.role === "tool" && first(input) === "explode")
     throw new Error("model host db-7 refused: password=hunter2");
+  // "twice" asks for the same fixed-id approval again in its second turn.
+  if (last?.role === "tool" && first(input) === "twice") {
+    const asked = input.messages.filter((m) => m.role === "assistant" && m.toolCalls?.length).length;
+    if (asked < 2) return { toolCalls: [{ name: "approve_fixed", args: { round: asked + 1 } }] };
+  }
   if (last?.role === "tool") {
     const outputs: string[] = [];
     for (let i = input.messages.length - 1; i >= 0; i -= 1) {
@@ -121,6 +127,16 @@ export async function createScriptedToolkit({ log, block }: ScriptedToolkitOptio
         run: (_args, ctx) => {
           log.record({ tool: "approve", idempotencyKey: ctx?.idempotencyKey, answer: ctx?.answer });
           if (!ctx?.answer) return pending({ kind: "approval", prompt: "Approve the change?" });
+          return "approved";
+        },
+      }),
+      defineTool({
+        name: "approve_fixed",
+        description: "Needs approval, under a fixed request id.",
+        run: (_args, ctx) => {
+          log.record({ tool: "approve_fixed", idempotencyKey: ctx?.idempotencyKey, answer: ctx?.answer });
+          if (!ctx?.answer)
+            return pending({ id: "fixed-approval", kind: "approval", prompt: "Approve again?" });
           return "approved";
         },
       }),
