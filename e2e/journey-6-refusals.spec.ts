@@ -3,7 +3,7 @@ import { ChatPage } from "./pages/chat-page";
 import { RequestPage } from "./pages/request-page";
 
 test.describe("refusals", () => {
-  test("another user's request and chat are forbidden", async ({ signInAs, db }) => {
+  test("another user's request and chat are forbidden", async ({ signInAs, db, request }) => {
     const owner = await signInAs("user");
     const chat = new ChatPage(owner.page);
     await chat.startNewChat();
@@ -23,6 +23,9 @@ test.describe("refusals", () => {
     const stream = await stranger.page.request.get(`/api/threads/${chat.threadId()}/stream`);
     expect(stream.status()).toBe(403);
     expect((await stream.json()).message).toBe("You are not allowed to open this chat.");
+
+    const signedOut = await request.get(`/api/threads/${chat.threadId()}/stream`);
+    expect(signedOut.status()).toBe(401);
 
     const missing = await stranger.page.goto("/requests/no-such-request");
     expect(missing?.status()).toBe(404);
