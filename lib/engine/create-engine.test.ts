@@ -228,4 +228,36 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     expect(unbalancedReason((await readRunState(database.db, runId)).messages)).toBeUndefined();
     await engine.stop();
   });
+
+  it("cancels a run while its tool is still working, and stops driving it", async () => {
+    const threadId = await freshThread();
+    const log = memoryLog();
+    let started!: () => void;
+    const working = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const engine = makeTestEngine({
+      db: database.db,
+      log,
+      createToolkit: () =>
+        createScriptedToolkit({
+          log,
+          block: () => {
+            started();
+            return new Promise<void>(() => {});
+          },
+        }),
+    });
+    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "block forever" });
+    await working;
+    await engine.cancelRun({ runId, actor: people.admin });
+    await engine.idle();
+    const state = await readRunState(database.db, runId);
+    expect(state.run.status).toBe("cancelled");
+    expect(state.run.leaseOwner).toBeNull();
+    expect(state.messages.at(-1)).toMatchObject({ role: "tool", name: "slow", isError: true });
+    expect(unbalancedReason(state.messages)).toBeUndefined();
+    expect(state.events.at(-1)).toMatchObject({ type: "run_finished", payload: { status: "cancelled" } });
+    await engine.stop();
+  });
 });
