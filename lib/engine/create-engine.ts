@@ -220,6 +220,7 @@ export function createEngine(options: EngineOptions): Engine {
     idle,
 
     async start() {
+      if (timers.length > 0) return;
       stopping = false;
       await recoverRuns();
       await expireDueRequests();
