@@ -53,6 +53,7 @@ export function createEngine(options: EngineOptions): Engine {
   const background = new Set<Promise<unknown>>();
   let timers: NodeJS.Timeout[] = [];
   let stopping = false;
+  let started = false;
   const leaseUntil = () => new Date(Date.now() + leaseMs);
 
   const track = (work: Promise<unknown>) => {
@@ -220,7 +221,8 @@ export function createEngine(options: EngineOptions): Engine {
     idle,
 
     async start() {
-      if (timers.length > 0) return;
+      if (started) return;
+      started = true;
       stopping = false;
       await recoverRuns();
       await expireDueRequests();
@@ -238,6 +240,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     async stop() {
       stopping = true;
+      started = false;
       for (const timer of timers) clearInterval(timer);
       timers = [];
       const interrupted = [...live.keys()];
