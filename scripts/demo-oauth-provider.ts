@@ -2,7 +2,7 @@
 //   npx tsx scripts/demo-oauth-provider.ts
 // The quick start and the end-to-end harness start it alongside `next start`.
 import { appBaseUrl, oauthCallbackUrl } from "../lib/oauth/app-url";
-import { startDemoProviderServer } from "../lib/oauth/demo-provider";
+import { startDemoProviderServer } from "../lib/oauth/demo-provider-server";
 import { DEMO_DEFAULT_ISSUER, DEMO_PROVIDER } from "../lib/oauth/provider-registry";
 
 const env = process.env;

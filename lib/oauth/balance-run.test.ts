@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test
 import { beginAuthorization } from "./begin-authorization";
 import { completeAuthorization } from "./complete-authorization";
 import { connectionTokenContext } from "./connection-tokens";
-import { completeDemoConsent } from "./demo-consent-driver";
+import { completeDemoConsent } from "./testing/demo-consent-driver";
 import { startOAuthTestEnv, TEST_APP_URL } from "./testing/oauth-test-env";
 import { decryptToken } from "./token-crypto";
 

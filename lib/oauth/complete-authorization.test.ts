@@ -4,11 +4,11 @@ import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test
 import { beginAuthorization } from "./begin-authorization";
 import { completeAuthorization } from "./complete-authorization";
 import { getUsableAccessToken } from "./connection-tokens";
-import { completeDemoConsent } from "./demo-consent-driver";
 import { callProviderApi } from "./oauth-client";
 import type { OAuthRuntime } from "./oauth-runtime";
 import { getProviderConfig } from "./provider-registry";
 import { issueState } from "./state";
+import { completeDemoConsent } from "./testing/demo-consent-driver";
 import { createParkedAuthorization } from "./testing/oauth-fixtures";
 import { claimingAnswerer, startOAuthTestEnv, TEST_APP_URL } from "./testing/oauth-test-env";
 

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
 import { consentPage, errorPage, loginPage } from "./demo-provider-pages";
 import { DEMO_CLIENT_ID, DEMO_DEFAULT_CLIENT_SECRET } from "./provider-registry";
@@ -36,7 +36,7 @@ export interface DemoProvider {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
-function send(
+export function send(
   res: ServerResponse,
   status: number,
   type: string,
@@ -239,37 +239,4 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
   }
 
   return { provider, apiResource, handle };
-}
-
-/**
- * Starts the demo provider on `host:port` (port 0 picks a free one); resolves once listening.
- * Without `issuer` the provider names itself after the address it listens on.
- */
-export async function startDemoProviderServer(
-  options: Omit<DemoProviderOptions, "issuer"> & { issuer?: string; port: number; host?: string },
-): Promise<{ server: Server; demo: DemoProvider; issuer: string; close(): Promise<void> }> {
-  const host = options.host ?? "127.0.0.1";
-  let demo: DemoProvider | undefined;
-  const server = createServer((req, res) => {
-    if (demo) demo.handle(req, res);
-    else send(res, 503, "text/plain", "starting");
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  const issuer = options.issuer ?? `http://${host}:${port}`;
-  demo = createDemoProvider({ ...options, issuer });
-  return {
-    server,
-    demo,
-    issuer,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completeDemoConsent } from "./demo-consent-driver";
-import { startDemoProviderServer } from "./demo-provider";
+import { startDemoProviderServer } from "./demo-provider-server";
 import {
   buildAuthorizationUrl,
   callProviderApi,
@@ -11,6 +10,7 @@ import {
   revokeToken,
 } from "./oauth-client";
 import { getProviderConfig, loadProviderRegistry, type OAuthProviderConfig } from "./provider-registry";
+import { completeDemoConsent } from "./testing/demo-consent-driver";
 
 const redirectUri = "http://127.0.0.1:9/oauth/demo/callback";
 let server: Awaited<ReturnType<typeof startDemoProviderServer>>;

@@ -4,10 +4,10 @@ import { claimRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
 import { beginAuthorization } from "../begin-authorization";
 import { type AnswerRequestFn, completeAuthorization } from "../complete-authorization";
-import { completeDemoConsent } from "../demo-consent-driver";
-import { startDemoProviderServer } from "../demo-provider";
+import { startDemoProviderServer } from "../demo-provider-server";
 import type { OAuthRuntime } from "../oauth-runtime";
 import { loadProviderRegistry } from "../provider-registry";
+import { completeDemoConsent } from "./demo-consent-driver";
 import { createParkedAuthorization } from "./oauth-fixtures";
 
 export const TEST_APP_URL = "http://127.0.0.1:9";
