@@ -94,6 +94,13 @@ test.describe("OAuth sign-in requests", () => {
     await expect(chat.requestCard("authorization")).toBeVisible();
     const row = await db.request.findFirstOrThrow({ where: { threadId: chat.threadId() } });
 
+    // The owner's request page offers the same way to the provider as the chat card.
+    await owner.page.goto(`/requests/${row.id}`);
+    await expect(owner.page.getByRole("link", { name: providerLink })).toHaveAttribute(
+      "href",
+      new RegExp(`/oauth/demo/start\\?request=${row.requestId}$`),
+    );
+
     const stranger = await signInAs("user");
     const response = await stranger.page.goto(
       `/oauth/demo/start?request=${encodeURIComponent(row.requestId)}`,
