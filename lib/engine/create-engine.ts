@@ -68,6 +68,11 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** Runs a segment of a run we hold; one segment per run at a time in this process. */
   const launch = (runId: string, prepare: (signal: AbortSignal) => Promise<Segment | null>) => {
+    if (stopping) {
+      // Claimed just as we shut down: hand it straight to whichever process recovers it.
+      track(releaseRunLeases({ db, leaseOwner: instanceId, runIds: [runId] }));
+      return;
+    }
     if (live.has(runId)) {
       rerun.add(runId);
       return;
@@ -81,7 +86,7 @@ export function createEngine(options: EngineOptions): Engine {
           if (segment) await driveRun(deps, segment);
         } finally {
           live.delete(runId);
-          if (rerun.delete(runId) && !stopping) continueRun(runId);
+          if (rerun.delete(runId)) continueRun(runId);
         }
       })(),
     );
