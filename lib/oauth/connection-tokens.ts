@@ -6,6 +6,7 @@ import {
   upsertOAuthConnection,
 } from "@/lib/db/oauth-connections";
 import { refreshTokenSet, type TokenSet } from "./oauth-client";
+import { isOAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
 import { getProviderConfig } from "./provider-registry";
 import { decryptToken, encryptToken } from "./token-crypto";
@@ -95,8 +96,11 @@ export async function getUsableAccessToken(options: {
       provider: getProviderConfig(runtime.registry, provider),
       refreshToken,
     });
-  } catch {
-    return drop("refresh_failed");
+  } catch (error) {
+    // The provider refused the refresh token: only a new sign-in helps. Anything else (the
+    // provider unreachable) keeps the connection for the next attempt.
+    if (isOAuthError(error, "exchange:failed")) return drop("refresh_failed");
+    throw error;
   }
   const sealed = seal(runtime, userId, provider, refreshed);
   const replaced = await replaceOAuthConnectionTokens({

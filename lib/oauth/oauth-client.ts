@@ -50,7 +50,7 @@ export async function getAuthorizationServer(
   try {
     return await metadata;
   } catch (error) {
-    throw new OAuthError("provider:error", `Could not reach ${provider.label} to start sign-in`, {
+    throw new OAuthError("provider:error", `Could not reach ${provider.label}`, {
       cause: error,
     });
   }
@@ -155,6 +155,12 @@ export async function refreshTokenSet(options: {
     const result = await oauth.processRefreshTokenResponse(as, client, response);
     return toTokenSet(result, provider.scopes, options.refreshToken);
   } catch (error) {
+    // Only an answer from the provider says the grant is gone; a network failure says nothing.
+    if (!(error instanceof oauth.ResponseBodyError)) {
+      throw new OAuthError("provider:error", `Could not reach ${provider.label} to refresh the token`, {
+        cause: error,
+      });
+    }
     throw new OAuthError("exchange:failed", `${provider.label} refused to refresh the token`, {
       cause: error,
     });

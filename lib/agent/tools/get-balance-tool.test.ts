@@ -5,7 +5,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { connectionTokenContext } from "@/lib/oauth/connection-tokens";
 import { revokeToken } from "@/lib/oauth/oauth-client";
-import { getProviderConfig } from "@/lib/oauth/provider-registry";
+import { getProviderConfig, loadProviderRegistry } from "@/lib/oauth/provider-registry";
 import { connectDemoUser, startOAuthTestEnv, TEST_APP_URL } from "@/lib/oauth/testing/oauth-test-env";
 import { decryptToken } from "@/lib/oauth/token-crypto";
 import { createGetBalanceTool } from "./get-balance-tool";
@@ -107,5 +107,23 @@ describe("get_balance", () => {
     });
     expect(pendingOf(await tool(userId).execute({}, {}))?.kind).toBe("authorization");
     expect(await db.oAuthConnection.count({ where: { userId } })).toBe(0);
+  });
+});
+
+describe("get_balance when the provider is unreachable", () => {
+  it("fails the call but keeps the connection for the next attempt", async () => {
+    const userId = await connect("auth-balance-5");
+    await db.oAuthConnection.updateMany({
+      where: { userId },
+      data: { tokenExpiresAt: new Date(Date.now() - 1000) },
+    });
+    // Same keys and tokens, but the provider's address now leads nowhere.
+    const unreachable = {
+      ...env.runtime,
+      registry: loadProviderRegistry({ env: { OAUTH_DEMO_ISSUER: "http://127.0.0.1:9" }, demoMode: true }),
+    };
+    const result = await createGetBalanceTool({ userId, db, runtime: unreachable }).execute({}, {});
+    expect(result).toEqual({ output: "Could not reach Demo Bank", isError: true });
+    expect(await db.oAuthConnection.count({ where: { userId } })).toBe(1);
   });
 });
