@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav";
 import "./globals.css";
+import "./styles/nav.css";
+import "./styles/forms.css";
 
 export const metadata: Metadata = {
   title: "toolnexus",
