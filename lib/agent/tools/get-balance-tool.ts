@@ -1,18 +1,13 @@
-import { defineTool, pending, type Tool } from "toolnexus";
+import { defineTool, type Tool } from "toolnexus";
 import { z } from "zod";
 import { isDemoMode } from "@/lib/auth/demo-mode";
 import type { DbClient } from "@/lib/db/db-types";
-import { oauthStartUrl } from "@/lib/oauth/app-url";
 import { forgetAccessToken, getUsableAccessToken } from "@/lib/oauth/connection-tokens";
 import { callProviderApi } from "@/lib/oauth/oauth-client";
 import { getOAuthRuntime, type OAuthRuntime } from "@/lib/oauth/oauth-runtime";
-import {
-  DEMO_PROVIDER,
-  getProviderConfig,
-  loadProviderRegistry,
-  providerHost,
-} from "@/lib/oauth/provider-registry";
-import { type Clock, expiresIn, stableReference, systemClock } from "./tool-clock";
+import { DEMO_PROVIDER, getProviderConfig, loadProviderRegistry } from "@/lib/oauth/provider-registry";
+import { signInRequest } from "@/lib/oauth/sign-in-request";
+import { type Clock, expiresIn, systemClock } from "./tool-clock";
 
 /** The tool is offered only where its provider exists (always in demo mode). */
 export function isBalanceProviderConfigured(env: Record<string, string | undefined> = process.env): boolean {
@@ -47,27 +42,14 @@ export function createGetBalanceTool(options: {
       const db = options.db ?? (await import("@/lib/db/client")).getDb();
       const runtime = options.runtime ?? getOAuthRuntime();
       const provider = getProviderConfig(runtime.registry, providerName);
-      const signIn = () => {
-        // Derived from the call, so a run taken over after a crash parks the same request again.
-        const id = stableReference(
-          "auth",
-          ctx?.idempotencyKey ?? crypto.randomUUID(),
-          provider.name,
-        ).toLowerCase();
-        return pending({
-          kind: "authorization",
-          id,
+      const signIn = () =>
+        signInRequest({
+          appUrl: runtime.appUrl,
+          provider,
           prompt: `Sign in to ${provider.label} so I can read your balance.`,
-          url: oauthStartUrl(runtime.appUrl, provider.name, id),
-          data: {
-            provider: provider.name,
-            providerLabel: provider.label,
-            host: providerHost(provider),
-            scopes: provider.scopes,
-          },
+          ...(ctx?.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
           expiresAt: expiresIn(clock, GET_BALANCE_AUTH_TTL_MS),
         });
-      };
 
       const token = await getUsableAccessToken({
         db,
