@@ -14,6 +14,7 @@ export const metadata: Metadata = { title: "Sign in · toolnexus" };
 const ERROR_MESSAGES: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
   AccessDenied: "Access was denied.",
+  OAuthCallbackError: "Sign-in was cancelled or failed at the provider.",
   OAuthAccountNotLinked: "This email is already linked to another sign-in method.",
   Configuration: "Sign-in is not configured correctly on the server.",
   UnknownProvider: "That sign-in method is not available.",

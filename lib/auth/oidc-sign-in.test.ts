@@ -133,7 +133,7 @@ describe("sign-in with a generic OIDC issuer", () => {
 
   it("issues no session when the person denies consent", async () => {
     const { jar, landing } = await signInWithIssuer("deny");
-    expect(landing).toContain("/login?error=");
+    expect(landing).toBe(`${ORIGIN}/login?error=OAuthCallbackError`);
     const response = await nextAuth.handlers.GET(appRequest("/api/auth/session", jar));
     expect(await response.json()).toBeNull();
   });
