@@ -146,6 +146,18 @@ describe.each(["sqlite", "postgres"] as const)("on %s", (provider) => {
       expect(await db.oAuthConnection.count({ where: { userId: fixture.user.id } })).toBe(0);
     });
 
+    it("keeps the connection when the request was closed while the user was at the provider", async () => {
+      const fixture = await parked();
+      const callback = await callbackFor(fixture, "allow");
+      await db.request.update({ where: { id: fixture.request.id }, data: { status: "cancelled" } });
+      expect(await complete(fixture, callback.searchParams)).toEqual({
+        status: "connected_request_closed",
+        threadId: fixture.thread.id,
+      });
+      expect(await db.oAuthConnection.count({ where: { userId: fixture.user.id } })).toBe(1);
+      expect((await snapshot(fixture.request.id)).answer).toBeNull();
+    });
+
     it("keeps the request open when the provider reports another error", async () => {
       const fixture = await parked();
       const callback = await callbackFor(fixture, "allow");
