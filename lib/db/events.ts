@@ -34,14 +34,25 @@ export async function appendEvents({
   threadId,
   runId,
   bodies,
+  onlyWhileHeldBy,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string | null;
   bodies: EventBody[];
+  /**
+   * Append only if the run is still running under this lease owner. Checked after the thread
+   * lock, so a cancel or takeover that commits first is seen, and the events of a run that has
+   * ended never land after its final event.
+   */
+  onlyWhileHeldBy?: string;
 }): Promise<ThreadEvent[]> {
   if (bodies.length === 0) return [];
   await tx.thread.updateMany({ where: { id: threadId }, data: { updatedAt: new Date() } });
+  if (onlyWhileHeldBy !== undefined && runId !== null) {
+    const held = await tx.run.count({ where: { id: runId, status: "running", leaseOwner: onlyWhileHeldBy } });
+    if (held === 0) return [];
+  }
   const top = await tx.event.aggregate({ where: { threadId }, _max: { seq: true } });
   const first = (top._max.seq ?? 0) + 1;
   const createdAt = new Date();

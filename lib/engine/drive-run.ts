@@ -88,7 +88,14 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
   const { runId, threadId, userId, start } = segment;
   const stop = new AbortController();
   const signal = AbortSignal.any([segment.signal, stop.signal]);
-  const writer = createEventWriter({ db, bus, threadId, runId, textFlushMs: deps.textFlushMs });
+  const writer = createEventWriter({
+    db,
+    bus,
+    threadId,
+    runId,
+    leaseOwner: instanceId,
+    textFlushMs: deps.textFlushMs,
+  });
   let lastCheckpoint: Checkpoint | null = start.kind === "resume" ? start.checkpoint : null;
   let storedMessages = start.kind === "resume" ? start.checkpoint.messages.length : start.history.length + 1;
 
@@ -157,7 +164,8 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     });
     if (events) await publishAll(bus, events);
   } finally {
-    // Text gathered before an abort is still what the model said; store it and leave no timer.
+    // Whatever is still queued goes out now (or is dropped if the run is no longer ours), and
+    // no timer is left behind.
     await writer.flush().catch(() => {});
     await toolkit?.close?.();
   }

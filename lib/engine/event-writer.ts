@@ -13,12 +13,15 @@ export function createEventWriter({
   bus,
   threadId,
   runId,
+  leaseOwner,
   textFlushMs,
 }: {
   db: DbClient;
   bus: EventBus;
   threadId: string;
   runId: string;
+  /** Events are dropped once the run is no longer running under this owner. */
+  leaseOwner: string;
   textFlushMs: number;
 }) {
   let chain: Promise<void> = Promise.resolve();
@@ -30,7 +33,9 @@ export function createEventWriter({
     chain = chain.then(async () => {
       if (failure) return;
       try {
-        const events = await db.$transaction((tx) => appendEvents({ tx, threadId, runId, bodies }));
+        const events = await db.$transaction((tx) =>
+          appendEvents({ tx, threadId, runId, bodies, onlyWhileHeldBy: leaseOwner }),
+        );
         await publishAll(bus, events);
       } catch (error) {
         failure = error;
