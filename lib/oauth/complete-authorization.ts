@@ -10,6 +10,7 @@ import { exchangeAuthorizationCode } from "./oauth-client";
 import { OAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
 import { getProviderConfig } from "./provider-registry";
+import { decryptionKeys } from "./secret-keys";
 import { hashState, verifyState } from "./state";
 import { decryptToken } from "./token-crypto";
 
@@ -108,7 +109,7 @@ export async function completeAuthorization(options: {
   try {
     codeVerifier = decryptToken(
       stored.codeVerifierEnc,
-      runtime.keys.encryption,
+      decryptionKeys(runtime.keys),
       codeVerifierContext(stateHash),
     );
   } catch (error) {

@@ -9,6 +9,7 @@ import { refreshTokenSet, type TokenSet } from "./oauth-client";
 import { isOAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
 import { getProviderConfig } from "./provider-registry";
+import { decryptionKeys } from "./secret-keys";
 import { decryptToken, encryptToken } from "./token-crypto";
 
 // Refresh a little early so a token does not expire between our check and the provider's.
@@ -63,7 +64,7 @@ export async function getUsableAccessToken(options: {
 }): Promise<UsableToken> {
   const { db, runtime, userId, provider } = options;
   const now = options.now ?? new Date();
-  const key = runtime.keys.encryption;
+  const keys = decryptionKeys(runtime.keys);
   const row = await getOAuthConnectionByUserProvider({ db, userId, provider });
   if (!row) return { status: "missing", reason: "not_connected" };
   const drop = async (reason: "expired" | "refresh_failed" | "unreadable") => {
@@ -74,11 +75,11 @@ export async function getUsableAccessToken(options: {
   let accessToken: string;
   let refreshToken: string | undefined;
   try {
-    accessToken = decryptToken(row.accessTokenEnc, key, connectionTokenContext(userId, provider, "access"));
+    accessToken = decryptToken(row.accessTokenEnc, keys, connectionTokenContext(userId, provider, "access"));
     if (row.refreshTokenEnc) {
       refreshToken = decryptToken(
         row.refreshTokenEnc,
-        key,
+        keys,
         connectionTokenContext(userId, provider, "refresh"),
       );
     }

@@ -3,6 +3,7 @@ import { deleteOAuthConnection, getOAuthConnectionByUserProvider } from "@/lib/d
 import { connectionTokenContext } from "./connection-tokens";
 import { revokeToken } from "./oauth-client";
 import type { OAuthRuntime } from "./oauth-runtime";
+import { decryptionKeys } from "./secret-keys";
 import { decryptToken } from "./token-crypto";
 
 export type DisconnectOutcome =
@@ -26,20 +27,20 @@ export async function disconnectProvider(options: {
   let revokedAtProvider = false;
   const config = runtime.registry.get(provider);
   if (config) {
-    const key = runtime.keys.encryption;
+    const keys = decryptionKeys(runtime.keys);
     try {
       // The refresh token first: revoking it ends the whole grant at most providers.
       if (row.refreshTokenEnc) {
         const refresh = decryptToken(
           row.refreshTokenEnc,
-          key,
+          keys,
           connectionTokenContext(userId, provider, "refresh"),
         );
         revokedAtProvider = await revokeToken({ provider: config, token: refresh });
       }
       const access = decryptToken(
         row.accessTokenEnc,
-        key,
+        keys,
         connectionTokenContext(userId, provider, "access"),
       );
       const accessRevoked = await revokeToken({ provider: config, token: access });

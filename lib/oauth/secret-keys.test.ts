@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSecretKeys } from "./secret-keys";
+import { decryptionKeys, loadSecretKeys } from "./secret-keys";
 
 describe("secret keys", () => {
   it("uses the configured encryption key and derives a distinct state key", () => {
@@ -48,5 +48,32 @@ describe("secret keys", () => {
     const file = path.join(dataDir, "encryption.key");
     expect(Buffer.from(readFileSync(file, "utf8").trim(), "base64").equals(first.encryption)).toBe(true);
     expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it("reads previous keys for decryption only", () => {
+    const current = randomBytes(32);
+    const [a, b] = [randomBytes(32), randomBytes(32)];
+    const keys = loadSecretKeys({
+      env: {
+        TOOLNEXUS_ENCRYPTION_KEY: current.toString("base64"),
+        TOOLNEXUS_ENCRYPTION_KEY_PREVIOUS: `${a.toString("base64")}, ${b.toString("base64")}`,
+      },
+      demoMode: false,
+    });
+    expect(keys.encryption.equals(current)).toBe(true);
+    expect(decryptionKeys(keys).map((k) => k.toString("hex"))).toEqual(
+      [current, a, b].map((k) => k.toString("hex")),
+    );
+    expect(() =>
+      loadSecretKeys({
+        env: {
+          TOOLNEXUS_ENCRYPTION_KEY: current.toString("base64"),
+          TOOLNEXUS_ENCRYPTION_KEY_PREVIOUS: "short",
+        },
+        demoMode: false,
+      }),
+    ).toThrowError(
+      expect.objectContaining({ message: expect.stringContaining("TOOLNEXUS_ENCRYPTION_KEY_PREVIOUS") }),
+    );
   });
 });

@@ -4,8 +4,10 @@ import path from "node:path";
 import { OAuthError } from "./oauth-error";
 
 export interface SecretKeys {
-  /** AES-256-GCM key for tokens at rest. */
+  /** AES-256-GCM key for tokens at rest; everything new is sealed with it. */
   encryption: Buffer;
+  /** Keys from before a rotation (`TOOLNEXUS_ENCRYPTION_KEY_PREVIOUS`), for reading only. */
+  previousEncryption?: Buffer[];
   /** HMAC-SHA-256 key for `state` values. */
   state: Buffer;
 }
@@ -18,12 +20,17 @@ export interface LoadSecretKeysOptions {
   demoMode: boolean;
 }
 
-function decodeKey(text: string): Buffer {
+function decodeKey(text: string, variable = "TOOLNEXUS_ENCRYPTION_KEY"): Buffer {
   const key = Buffer.from(text.trim(), "base64");
   if (key.length !== 32) {
-    throw new OAuthError("config:invalid", "TOOLNEXUS_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
+    throw new OAuthError("config:invalid", `${variable} must be 32 bytes, base64-encoded`);
   }
   return key;
+}
+
+/** Every key a sealed value may have been encrypted with, current first. */
+export function decryptionKeys(keys: SecretKeys): Buffer[] {
+  return [keys.encryption, ...(keys.previousEncryption ?? [])];
 }
 
 function readOrCreateDemoKey(dataDir: string): Buffer {
@@ -62,5 +69,9 @@ export function loadSecretKeys(options: LoadSecretKeysOptions): SecretKeys {
   const state = stateSecret
     ? Buffer.from(hkdfSync("sha256", stateSecret, "toolnexus", "oauth-state", 32))
     : Buffer.from(hkdfSync("sha256", encryption, "toolnexus", "oauth-state-derived", 32));
-  return { encryption, state };
+  const previousEncryption = (env.TOOLNEXUS_ENCRYPTION_KEY_PREVIOUS ?? "")
+    .split(",")
+    .filter((text) => text.trim() !== "")
+    .map((text) => decodeKey(text, "TOOLNEXUS_ENCRYPTION_KEY_PREVIOUS"));
+  return { encryption, previousEncryption, state };
 }

@@ -64,4 +64,15 @@ describe("token encryption", () => {
       expect.objectContaining({ code: "config:invalid" }),
     );
   });
+
+  it("reads tokens sealed with a previous key after a rotation", () => {
+    const old = randomBytes(32);
+    const current = randomBytes(32);
+    const sealed = encryptToken("secret", old, context);
+    expect(decryptToken(sealed, [current, old], context)).toBe("secret");
+    expect(decryptToken(encryptToken("new", current, context), [current, old], context)).toBe("new");
+    expect(() => decryptToken(sealed, [current], context)).toThrowError(
+      expect.objectContaining({ code: "token:wrong_key" }),
+    );
+  });
 });

@@ -35,14 +35,20 @@ export function encryptToken(plaintext: string, key: Buffer, context: string): s
   );
 }
 
-export function decryptToken(sealed: string, key: Buffer, context: string): string {
-  assertKey(key);
+/**
+ * Decrypts with whichever of `keys` the ciphertext names, so tokens sealed before a key
+ * rotation stay readable while previous keys are still configured.
+ */
+export function decryptToken(sealed: string, keys: Buffer | readonly Buffer[], context: string): string {
+  const candidates = Array.isArray(keys) ? keys : [keys as Buffer];
+  for (const candidate of candidates) assertKey(candidate);
   const parts = sealed.split(".");
   if (parts.length !== 5 || parts[0] !== VERSION) {
     throw new OAuthError("token:malformed", "Stored token has an unknown format");
   }
   const [version, kid, ivText, bodyText, tagText] = parts as [string, string, string, string, string];
-  if (kid !== keyId(key)) {
+  const key = candidates.find((candidate) => keyId(candidate) === kid);
+  if (!key) {
     throw new OAuthError("token:wrong_key", "Stored token was encrypted with a different key");
   }
   const iv = Buffer.from(ivText, "base64url");

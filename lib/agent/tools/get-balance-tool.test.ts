@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Request } from "toolnexus";
 import { pendingOf } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,5 +126,26 @@ describe("get_balance when the provider is unreachable", () => {
     const result = await createGetBalanceTool({ userId, db, runtime: unreachable }).execute({}, {});
     expect(result).toEqual({ output: "Could not reach Demo Bank", isError: true });
     expect(await db.oAuthConnection.count({ where: { userId } })).toBe(1);
+  });
+});
+
+describe("get_balance after an encryption key rotation", () => {
+  it("reads tokens sealed with the previous key while it is configured", async () => {
+    const userId = await connect("auth-balance-6");
+    const rotated = {
+      ...env.runtime,
+      keys: {
+        ...env.runtime.keys,
+        encryption: randomBytes(32),
+        previousEncryption: [env.runtime.keys.encryption],
+      },
+    };
+    const result = await createGetBalanceTool({ userId, db, runtime: rotated }).execute({}, {});
+    expect(result.isError).toBe(false);
+
+    const forgotten = { ...env.runtime, keys: { ...env.runtime.keys, encryption: randomBytes(32) } };
+    const again = await createGetBalanceTool({ userId, db, runtime: forgotten }).execute({}, {});
+    expect(pendingOf(again)?.kind).toBe("authorization");
+    expect(await db.oAuthConnection.count({ where: { userId } })).toBe(0);
   });
 });
