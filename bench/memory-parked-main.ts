@@ -19,6 +19,8 @@ export interface MemorySample {
 
 export interface MemoryParkedResult {
   atRest: MemorySample;
+  /** After GC with half the runs parked: growth that is per run shows up here at half size. */
+  halfwayGc: MemorySample;
   afterParking: MemorySample;
   afterParkingGc: MemorySample;
   parked: number;
@@ -68,7 +70,11 @@ await park(warmupRuns);
 await collect();
 const atRest = sample();
 childIo.progress(`parking ${runs} runs`);
-await park(runs);
+const half = Math.floor(runs / 2);
+await park(half);
+await collect();
+const halfwayGc = sample();
+await park(runs - half);
 const afterParking = sample();
 await collect();
 const afterParkingGc = sample();
@@ -78,6 +84,7 @@ await bench.close();
 await database.drop();
 await childIo.finish({
   atRest,
+  halfwayGc,
   afterParking,
   afterParkingGc,
   parked,

@@ -41,6 +41,11 @@ export const memoryParkedSection: BenchSection = {
         row(`after parking ${params.runs} runs`, "MB RSS", result.afterParking.rssMb),
         row(`after parking ${params.runs} runs, after GC`, "MB RSS", result.afterParkingGc.rssMb),
         row("engine process at rest (warmed up, after GC)", "MB heap", result.atRest.heapUsedMb),
+        row(
+          `after parking ${Math.floor(params.runs / 2)} runs, after GC`,
+          "MB heap",
+          result.halfwayGc.heapUsedMb,
+        ),
         row(`after parking ${params.runs} runs`, "MB heap", result.afterParking.heapUsedMb),
         row(`after parking ${params.runs} runs, after GC`, "MB heap", result.afterParkingGc.heapUsedMb),
         {
@@ -60,7 +65,7 @@ export const memoryParkedSection: BenchSection = {
       notes: [
         `One engine process (SQLite, memory event bus, timers running, as the web server runs it) parks ${params.warmupRuns} runs to warm up, is measured after two forced GCs, parks ${params.runs} more (${params.batch} started at a time), and is measured again before and after GC.`,
         "Every run parks on one approval request; the section checks that all of them are parked in the database with an open request.",
-        "RSS rarely shrinks after a burst (freed pages stay with the allocator), so the heap after GC is what says whether parked runs are kept in memory.",
+        "RSS rarely shrinks after a burst (freed pages stay with the allocator), so the heap after GC is what says whether parked runs are kept in memory; the halfway sample tells state kept per run (it would grow in step) from a one-off difference.",
       ],
     };
   },
