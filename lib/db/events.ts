@@ -2,6 +2,7 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
+import { engineTransaction } from "./transaction-options";
 
 interface EventRow {
   threadId: string;
@@ -85,4 +86,16 @@ export async function listEventsAfterSeq({
     take: limit,
   });
   return rows.map(toThreadEvent);
+}
+
+/** Appends in a transaction of its own: how a running segment streams its events. */
+export async function appendRunEvents(input: {
+  db: DbClient;
+  threadId: string;
+  runId: string;
+  bodies: EventBody[];
+  onlyWhileHeldBy: string;
+}): Promise<ThreadEvent[]> {
+  const { db, ...rest } = input;
+  return db.$transaction((tx) => appendEvents({ tx, ...rest }), engineTransaction);
 }

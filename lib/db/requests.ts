@@ -5,6 +5,7 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
+import { engineTransaction } from "./transaction-options";
 
 export interface StoredAnswer {
   actorId: string | null;
@@ -178,7 +179,7 @@ export async function claimRequest({
       resolution,
     });
     return { claimed: true as const, runId: owner.runId, events };
-  });
+  }, engineTransaction);
 }
 
 async function recordResolution({

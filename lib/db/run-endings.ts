@@ -6,6 +6,7 @@ import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { appendMissingMessages } from "./messages";
 import { cancelOpenRequestsByRun } from "./requests";
+import { engineTransaction } from "./transaction-options";
 
 export type FinalRunState = "done" | "incomplete" | "failed";
 
@@ -58,7 +59,7 @@ export async function finishRun({
     if (held.count !== 1) return null;
     await appendMissingMessages({ tx, threadId, runId, messages });
     return appendEvents({ tx, threadId, runId, bodies });
-  });
+  }, engineTransaction);
 }
 
 /**
@@ -119,5 +120,5 @@ export async function cancelRunById({
       })),
     );
     return events;
-  });
+  }, engineTransaction);
 }

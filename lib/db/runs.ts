@@ -6,6 +6,7 @@ import { appendEvents } from "./events";
 import { toJson } from "./json";
 import { appendMissingMessages } from "./messages";
 import { toRequestView } from "./requests";
+import { engineTransaction } from "./transaction-options";
 
 export interface StoredRun {
   id: string;
@@ -95,7 +96,7 @@ export async function createRun({
       ],
     });
     return { busy: false as const, runId: run.id, history, events };
-  });
+  }, engineTransaction);
 }
 
 const usageColumns = (usage: Usage) => ({
@@ -136,7 +137,7 @@ export async function saveRunCheckpoint({
     if (held.count !== 1) return false;
     if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
     return true;
-  });
+  }, engineTransaction);
 }
 
 export class ReusedRequestIdError extends Error {
@@ -235,7 +236,7 @@ export async function parkRun({
       runId,
       bodies: [{ type: "pending", requests: open.map(toRequestView) }],
     });
-  });
+  }, engineTransaction);
 }
 
 export async function getThreadOwnerById({ db, threadId }: { db: DbClient; threadId: string }) {

@@ -1,5 +1,5 @@
 import type { DbClient } from "@/lib/db/db-types";
-import { appendEvents } from "@/lib/db/events";
+import { appendRunEvents } from "@/lib/db/events";
 import type { EventBus } from "./event-bus";
 import type { EventBody, ThreadEvent } from "./event-types";
 
@@ -33,9 +33,7 @@ export function createEventWriter({
     chain = chain.then(async () => {
       if (failure) return;
       try {
-        const events = await db.$transaction((tx) =>
-          appendEvents({ tx, threadId, runId, bodies, onlyWhileHeldBy: leaseOwner }),
-        );
+        const events = await appendRunEvents({ db, threadId, runId, bodies, onlyWhileHeldBy: leaseOwner });
         await publishAll(bus, events);
       } catch (error) {
         failure = error;
