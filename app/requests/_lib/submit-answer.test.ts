@@ -4,6 +4,7 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import type { AppError } from "@/lib/errors";
+import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
 import { appErrorCode } from "./app-error-code";
 import { submitAnswer } from "./submit-answer";
 import { createTestEngine, newThread, newUser } from "./test-engine";
@@ -101,6 +102,21 @@ describe("submitAnswer", () => {
     const error = (await bad.catch((e: unknown) => e)) as AppError;
     expect(error.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining(["/from", "/passengers"]));
     expect(await answerCount(requestId)).toBe(0);
+  });
+
+  it("accepts a sign-in only through the provider's callback, never from a form", async () => {
+    const { user, request } = await createParkedAuthorization(db, { wireId: `auth-${process.pid}` });
+    const owner: SessionUser = { id: user.id, email: user.email, name: user.name, role: "user" };
+    const forged = submitAnswer(
+      {
+        actor: owner,
+        input: { requestId: request.id, answer: { ok: true, data: { provider: "demo", scopes: [] } } },
+      },
+      { engine },
+    );
+    expect(await appErrorCode(forged)).toBe("bad_request:input");
+    expect(await answerCount(request.id)).toBe(0);
+    expect((await db.request.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("open");
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Actor } from "@/lib/engine/answer-policy";
 import type { Engine } from "@/lib/engine/engine-types";
+import { AppError } from "@/lib/errors";
 import { parseInput } from "./parse-input";
 
 export const submitAnswerInput = z
@@ -18,17 +19,24 @@ export const submitAnswerInput = z
 
 export type SubmitAnswerInput = z.infer<typeof submitAnswerInput>;
 
+const SIGN_IN_ELSEWHERE = "A sign-in completes at the provider: use the Continue link on the request.";
+
 /**
  * Answers one parked request on behalf of `actor`. Reading it first makes a forbidden or
  * unknown request fail before anything else is looked at; the engine then re-checks
  * everything under its atomic claim, which is what makes double submits and stale tabs safe.
+ * A sign-in is accepted only by the OAuth callback, which has seen the provider's consent; from
+ * the browser it can only be declined.
  */
 export async function submitAnswer(
   { actor, input }: { actor: Actor; input: unknown },
   { engine }: { engine: Engine },
 ): Promise<{ requestId: string; status: string }> {
   const { requestId, answer } = parseInput(submitAnswerInput, input);
-  await engine.readRequest({ requestId, actor });
+  const stored = await engine.readRequest({ requestId, actor });
+  if (stored.request.kind === "authorization" && answer.ok) {
+    throw new AppError("bad_request:input", { message: SIGN_IN_ELSEWHERE });
+  }
   const { request } = await engine.answerRequest({ requestId, answer, actor });
   return { requestId: request.id, status: request.status };
 }
