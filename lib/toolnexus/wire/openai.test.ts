@@ -170,7 +170,7 @@ describe("openAiWire.decodeStream", () => {
   });
 
   it("refuses a chunk of the wrong shape and a stream without [DONE]", async () => {
-    expect(await codeOf(() => decode(data({ choices: "nope" }) + "data: [DONE]\n\n"))).toBe(
+    expect(await codeOf(() => decode(`${data({ choices: "nope" })}data: [DONE]\n\n`))).toBe(
       "provider:malformed_sse",
     );
     expect(await codeOf(() => decode(data({ choices: [{ delta: {}, finish_reason: "stop" }] })))).toBe(
