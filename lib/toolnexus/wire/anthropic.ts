@@ -3,7 +3,7 @@ import { ToolnexusError } from "../errors";
 import type { SseEvent } from "../sse";
 import type { ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../types";
 import { isPlainObject, toolArguments } from "./tool-arguments";
-import { describeIssue, excerptOf } from "./wire-errors";
+import { describeIssue, excerptOf, parseWireShape } from "./wire-errors";
 import type { WireFormat, WireRequestOptions } from "./wire-format";
 
 // Anthropic Messages API, version 2023-06-01.
@@ -78,17 +78,13 @@ export const anthropicWire: WireFormat = {
   },
 
   parseResponse: (json) => {
-    const parsed = responseSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new ToolnexusError(
-        "provider:malformed_response",
-        `Not an Anthropic message (${describeIssue(parsed.error)}): ${excerptOf(json)}`,
-        { body: excerptOf(json) },
-      );
-    }
+    const message = parseWireShape(responseSchema, json, {
+      code: "provider:malformed_response",
+      what: "an Anthropic message",
+    });
     let text = "";
     const toolCalls: ToolCall[] = [];
-    for (const block of parsed.data.content) {
+    for (const block of message.content) {
       if (block.type === "text") text += block.text ?? "";
       if (block.type !== "tool_use") continue;
       if (!block.id || !block.name) {
@@ -102,8 +98,8 @@ export const anthropicWire: WireFormat = {
       }
       toolCalls.push({ id: block.id, name: block.name, ...inputArguments(block.input) });
     }
-    const turn: ModelTurn = { text, toolCalls, usage: toUsage(parsed.data.usage, undefined) };
-    if (parsed.data.stop_reason) turn.finishReason = parsed.data.stop_reason;
+    const turn: ModelTurn = { text, toolCalls, usage: toUsage(message.usage, undefined) };
+    if (message.stop_reason) turn.finishReason = message.stop_reason;
     return turn;
   },
 

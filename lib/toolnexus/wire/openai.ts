@@ -3,7 +3,7 @@ import { ToolnexusError } from "../errors";
 import type { SseEvent } from "../sse";
 import type { Message, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../types";
 import { toolArguments } from "./tool-arguments";
-import { describeIssue, excerptOf } from "./wire-errors";
+import { excerptOf, parseWireShape } from "./wire-errors";
 import type { WireFormat, WireRequestOptions } from "./wire-format";
 
 // OpenAI chat completions, as also spoken by most "OpenAI-compatible" servers.
@@ -89,15 +89,11 @@ export const openAiWire: WireFormat = {
   },
 
   parseResponse: (json) => {
-    const parsed = responseSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new ToolnexusError(
-        "provider:malformed_response",
-        `Not an OpenAI chat completion (${describeIssue(parsed.error)}): ${excerptOf(json)}`,
-        { body: excerptOf(json) },
-      );
-    }
-    const choice = parsed.data.choices[0]!;
+    const completion = parseWireShape(responseSchema, json, {
+      code: "provider:malformed_response",
+      what: "an OpenAI chat completion",
+    });
+    const choice = completion.choices[0]!;
     const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
       const raw = call.function.arguments;
       const decoded = typeof raw === "object" && raw !== null ? { args: raw } : toolArguments(raw ?? "");
@@ -106,7 +102,7 @@ export const openAiWire: WireFormat = {
     const turn: ModelTurn = {
       text: choice.message.content ?? "",
       toolCalls,
-      usage: toUsage(parsed.data.usage),
+      usage: toUsage(completion.usage),
     };
     if (choice.finish_reason) turn.finishReason = choice.finish_reason;
     return turn;
@@ -175,15 +171,12 @@ function parseChunk(data: string): z.infer<typeof chunkSchema> {
       },
     );
   }
-  const parsed = chunkSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ToolnexusError(
-      "provider:malformed_sse",
-      `Not an OpenAI stream chunk (${describeIssue(parsed.error)}): ${excerptOf(data)}`,
-      { body: excerptOf(data) },
-    );
-  }
-  if (parsed.data.error !== undefined && parsed.data.error !== null) {
+  const chunk = parseWireShape(chunkSchema, json, {
+    code: "provider:malformed_sse",
+    what: "an OpenAI stream chunk",
+    raw: data,
+  });
+  if (chunk.error !== undefined && chunk.error !== null) {
     throw new ToolnexusError(
       "provider:http",
       `The provider reported an error mid-stream: ${excerptOf(data)}`,
@@ -192,7 +185,7 @@ function parseChunk(data: string): z.infer<typeof chunkSchema> {
       },
     );
   }
-  return parsed.data;
+  return chunk;
 }
 
 function toUsage(usage: z.infer<typeof usageSchema> | null | undefined): Usage {

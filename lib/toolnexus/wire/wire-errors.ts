@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ToolnexusError, type ToolnexusErrorCode } from "../errors";
 
 const EXCERPT_CHARS = 500;
 
@@ -21,4 +22,21 @@ export function describeIssue(error: z.ZodError): string {
   if (!issue) return "unexpected shape";
   const path = issue.path.length > 0 ? issue.path.join(".") : "body";
   return `${path}: ${issue.message}`;
+}
+
+/**
+ * Checks what a provider sent against the shape a wire format expects; a mismatch becomes a
+ * typed error naming the first problem and quoting the start of `raw` (the text as received).
+ */
+export function parseWireShape<S extends z.ZodType>(
+  schema: S,
+  json: unknown,
+  failure: { code: ToolnexusErrorCode; what: string; raw?: unknown },
+): z.infer<S> {
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const body = excerptOf(failure.raw ?? json);
+  throw new ToolnexusError(failure.code, `Not ${failure.what} (${describeIssue(parsed.error)}): ${body}`, {
+    body,
+  });
 }
