@@ -54,7 +54,8 @@ const PRESETS: Record<string, Partial<Omit<OAuthProviderConfig, "name" | "client
   },
 };
 
-const nameSchema = z
+/** What a provider name may look like, in configuration and in URLs and forms alike. */
+export const providerNameSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,30}$/, "provider names are lower-case letters, digits, -");
 const urlSchema = z.url({ protocol: /^https?$/ });
@@ -166,7 +167,8 @@ export function loadProviderRegistry(options: { env?: Env; demoMode: boolean }):
   if (options.demoMode && !names.includes(DEMO_PROVIDER)) names.unshift(DEMO_PROVIDER);
   const registry = new Map<string, OAuthProviderConfig>();
   for (const name of names) {
-    if (!nameSchema.safeParse(name).success) fail(`Invalid provider name "${name}" in OAUTH_PROVIDERS`);
+    if (!providerNameSchema.safeParse(name).success)
+      fail(`Invalid provider name "${name}" in OAUTH_PROVIDERS`);
     registry.set(name, readProvider(name, env));
   }
   return registry;

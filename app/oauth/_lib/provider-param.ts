@@ -1,5 +1,12 @@
 import { z } from "zod";
+import { OAuthError } from "@/lib/oauth/oauth-error";
+import { providerNameSchema } from "@/lib/oauth/provider-registry";
 
-export const providerParamsSchema = z.object({
-  provider: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/),
-});
+const providerParamsSchema = z.object({ provider: providerNameSchema });
+
+/** The `[provider]` segment of an OAuth route, or `provider:unknown` when it cannot be one. */
+export function parseProviderParam(params: unknown): string {
+  const parsed = providerParamsSchema.safeParse(params);
+  if (!parsed.success) throw new OAuthError("provider:unknown", "No such sign-in provider");
+  return parsed.data.provider;
+}

@@ -8,8 +8,9 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type DisconnectOutcome, disconnectProvider } from "@/lib/oauth/disconnect-provider";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
+import { providerNameSchema } from "@/lib/oauth/provider-registry";
 
-const disconnectSchema = z.object({ provider: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/) });
+const disconnectSchema = z.object({ provider: providerNameSchema });
 
 export async function disconnectProviderAction(
   _previous: ActionResult<DisconnectOutcome> | null,

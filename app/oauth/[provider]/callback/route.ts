@@ -1,11 +1,11 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getAppServices } from "@/app/requests/_lib/app-services";
-import { getPageUser, loginPathFor } from "@/lib/auth/page-guards";
+import { getPageUser } from "@/lib/auth/page-guards";
 import { completeAuthorization } from "@/lib/oauth/complete-authorization";
-import { OAuthError } from "@/lib/oauth/oauth-error";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { oauthErrorResponse } from "../../_lib/oauth-error-response";
-import { providerParamsSchema } from "../../_lib/provider-param";
+import { parseProviderParam } from "../../_lib/provider-param";
+import { redirectToSignIn } from "../../_lib/redirect-to-sign-in";
 
 /**
  * Where the provider sends the browser back. Signed out (the session lapsed during consent):
@@ -14,21 +14,15 @@ import { providerParamsSchema } from "../../_lib/provider-param";
  */
 export async function GET(request: NextRequest, context: { params: Promise<{ provider: string }> }) {
   const user = await getPageUser();
-  if (!user) {
-    return NextResponse.redirect(
-      new URL(loginPathFor(request.nextUrl.pathname + request.nextUrl.search), request.nextUrl),
-      303,
-    );
-  }
+  if (!user) return redirectToSignIn(request);
   try {
-    const params = providerParamsSchema.safeParse(await context.params);
-    if (!params.success) throw new OAuthError("provider:unknown", "No such sign-in provider");
+    const provider = parseProviderParam(await context.params);
     const { db, engine } = await getAppServices();
     const outcome = await completeAuthorization({
       db,
       runtime: getOAuthRuntime(),
       user: { id: user.id, role: user.role },
-      provider: params.data.provider,
+      provider,
       params: request.nextUrl.searchParams,
       answerRequest: (input) => engine.answerRequest(input),
     });

@@ -1,27 +1,22 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { z } from "zod";
-import { getPageUser, loginPathFor } from "@/lib/auth/page-guards";
+import { getPageUser } from "@/lib/auth/page-guards";
 import { getDb } from "@/lib/db/client";
 import { beginAuthorization } from "@/lib/oauth/begin-authorization";
 import { OAuthError } from "@/lib/oauth/oauth-error";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { oauthErrorResponse } from "../../_lib/oauth-error-response";
-import { providerParamsSchema } from "../../_lib/provider-param";
+import { parseProviderParam } from "../../_lib/provider-param";
+import { redirectToSignIn } from "../../_lib/redirect-to-sign-in";
 
 const startQuerySchema = z.object({ request: z.string().min(1).max(200) });
 
 /** "Continue to <provider>": stores a single-use state for the request, then off to the provider. */
 export async function GET(request: NextRequest, context: { params: Promise<{ provider: string }> }) {
   const user = await getPageUser();
-  if (!user) {
-    return NextResponse.redirect(
-      new URL(loginPathFor(request.nextUrl.pathname + request.nextUrl.search), request.nextUrl),
-      303,
-    );
-  }
+  if (!user) return redirectToSignIn(request);
   try {
-    const params = providerParamsSchema.safeParse(await context.params);
-    if (!params.success) throw new OAuthError("provider:unknown", "No such sign-in provider");
+    const provider = parseProviderParam(await context.params);
     const query = startQuerySchema.safeParse({ request: request.nextUrl.searchParams.get("request") });
     if (!query.success) throw new OAuthError("state:malformed", "The sign-in link is missing its request");
     // Ownership (the request is this user's, open and unexpired) is checked inside.
@@ -29,7 +24,7 @@ export async function GET(request: NextRequest, context: { params: Promise<{ pro
       db: getDb(),
       runtime: getOAuthRuntime(),
       userId: user.id,
-      provider: params.data.provider,
+      provider,
       wireRequestId: query.data.request,
     });
     return NextResponse.redirect(url, 303);
