@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChatRun } from "@/app/chat/_lib/start-chat-run";
 import { appErrorCode } from "@/app/requests/_lib/app-error-code";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { createTestEngine, newThread, newUser } from "@/app/requests/_lib/test-engine";
+import { createTestEngine, newThread, newUser, parkRequest } from "@/app/requests/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -18,10 +18,7 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 async function parkedApproval(owner: SessionUser, text: string): Promise<string> {
-  const threadId = await newThread(db, owner);
-  const { runId } = await startChatRun({ actor: owner, input: { threadId, text } }, { engine, db });
-  await engine.idle();
-  return (await db.request.findFirstOrThrow({ where: { runId, status: "open" } })).id;
+  return (await parkRequest({ db, engine }, { owner, text })).requestId;
 }
 
 describe("answerMany", () => {

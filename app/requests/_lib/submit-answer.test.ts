@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startChatRun } from "@/app/chat/_lib/start-chat-run";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -7,7 +6,7 @@ import type { AppError } from "@/lib/errors";
 import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
 import { appErrorCode } from "./app-error-code";
 import { submitAnswer } from "./submit-answer";
-import { createTestEngine, newThread, newUser } from "./test-engine";
+import { createTestEngine, newUser, parkRequest } from "./test-engine";
 
 let db: Db;
 let engine: Engine;
@@ -18,16 +17,8 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-/** Starts a run as `owner` and waits until it parks; returns its one open request row id. */
-async function parkedRequest(
-  owner: SessionUser,
-  text: string,
-): Promise<{ requestId: string; runId: string }> {
-  const threadId = await newThread(db, owner);
-  const { runId } = await startChatRun({ actor: owner, input: { threadId, text } }, { engine, db });
-  await engine.idle();
-  const row = await db.request.findFirstOrThrow({ where: { runId, status: "open" } });
-  return { requestId: row.id, runId };
+function parkedRequest(owner: SessionUser, text: string) {
+  return parkRequest({ db, engine }, { owner, text });
 }
 
 async function answerCount(requestId: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { startChatRun } from "@/app/chat/_lib/start-chat-run";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import type { SessionUser } from "@/lib/auth/session-user";
@@ -58,4 +59,16 @@ export async function newUser(db: Db, role: SessionUser["role"]): Promise<Sessio
 
 export async function newThread(db: Db, owner: SessionUser): Promise<string> {
   return (await createThread({ db, userId: owner.id })).id;
+}
+
+/** Sends `text` as `owner` in a new thread and waits until the run parks on its open request. */
+export async function parkRequest(
+  { db, engine }: { db: Db; engine: Engine },
+  { owner, text }: { owner: SessionUser; text: string },
+): Promise<{ requestId: string; runId: string }> {
+  const threadId = await newThread(db, owner);
+  const { runId } = await startChatRun({ actor: owner, input: { threadId, text } }, { engine, db });
+  await engine.idle();
+  const row = await db.request.findFirstOrThrow({ where: { runId, status: "open" } });
+  return { requestId: row.id, runId };
 }
