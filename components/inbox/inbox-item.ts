@@ -1,18 +1,14 @@
-import type { Audience, RequestState } from "@/lib/engine/event-types";
+import type { InboxRow } from "@/lib/db/inbox-requests";
 
-/** One row of the inbox, as the page hands it to the list. */
-export interface InboxItem {
-  id: string;
-  kind: string;
-  prompt: string;
-  toolName: string;
-  audience: Audience;
-  status: RequestState;
-  createdAt: string;
+/** One row of the inbox, as the page hands it to the list: the stored row minus what stays on the server. */
+export type InboxItem = Pick<
+  InboxRow,
+  "id" | "kind" | "prompt" | "toolName" | "audience" | "status" | "createdAt"
+> & {
   expiresAt?: string;
   /** Who the request belongs to, for reviewers looking at other people's requests. */
   ownerName?: string;
-}
+};
 
 export type BulkDecision = { decision: "approve" } | { decision: "decline"; reason?: string };
 
