@@ -72,8 +72,15 @@ export async function createTestDatabase(provider: TestProvider): Promise<TestDa
   target.pathname = `/${name}`;
   const url = target.toString();
   const setup = new pg.Client({ connectionString: url });
-  await setup.connect();
-  for (const script of migrationScripts("postgres")) await setup.query(script);
+  try {
+    await setup.connect();
+    for (const script of migrationScripts("postgres")) await setup.query(script);
+  } catch (error) {
+    await setup.end().catch(() => {});
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    throw error;
+  }
   await setup.end();
   const open = connect(url);
   return {
