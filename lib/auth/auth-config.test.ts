@@ -1,9 +1,9 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteTestDb } from "@/app/requests/_lib/sqlite-test-db";
 import type { Db } from "@/lib/db/client";
 import { upsertUserByEmail } from "@/lib/db/users";
+import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { createAuthConfig, listOAuthProviders } from "./auth-config";
 import { ensureRole } from "./ensure-role";
@@ -21,7 +21,7 @@ let cleanup: () => Promise<void>;
 let nextAuth: ReturnType<typeof NextAuth>;
 
 beforeAll(async () => {
-  ({ db, cleanup } = createSqliteTestDb());
+  ({ db, drop: cleanup } = await createTestDatabase("sqlite"));
   const passwordHash = await hashPassword("correct horse");
   await upsertUserByEmail({ db, email: "Rita@Example.test", name: "Rita", role: "reviewer", passwordHash });
   await upsertUserByEmail({ db, email: "al@example.test", name: "Al", role: "user", passwordHash });

@@ -1,8 +1,8 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteTestDb } from "@/app/requests/_lib/sqlite-test-db";
 import type { Db } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import { startDemoProviderServer } from "@/lib/oauth/demo-provider-server";
 import { DEMO_CLIENT_ID } from "@/lib/oauth/provider-registry";
 import { completeDemoConsent } from "@/lib/oauth/testing/demo-consent-driver";
@@ -23,7 +23,7 @@ let issuerServer: Awaited<ReturnType<typeof startDemoProviderServer>>;
 let nextAuth: ReturnType<typeof NextAuth>;
 
 beforeAll(async () => {
-  ({ db, cleanup } = createSqliteTestDb());
+  ({ db, drop: cleanup } = await createTestDatabase("sqlite"));
   issuerServer = await startDemoProviderServer({
     port: 0,
     redirectUris: [CALLBACK],

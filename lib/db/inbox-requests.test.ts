@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteTestDb } from "@/app/requests/_lib/sqlite-test-db";
+import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import type { Db } from "./client";
 import { type InboxQuery, listInboxRequests } from "./inbox-requests";
 
@@ -56,7 +56,7 @@ async function ids(q: InboxQuery): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ({ db, cleanup } = createSqliteTestDb());
+  ({ db, drop: cleanup } = await createTestDatabase("sqlite"));
   await db.user.create({ data: { id: alice.id, name: "Alice", email: "alice@example.test" } });
   await db.user.create({ data: { id: bob.id, name: null, email: "bob@example.test" } });
   await db.user.create({ data: { id: rita.id, name: "Rita", role: "reviewer", email: "rita@example.test" } });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteTestDb } from "@/app/requests/_lib/sqlite-test-db";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { createThread } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { loadOwnThread } from "./load-own-thread";
 
@@ -12,7 +12,7 @@ const owner: SessionUser = { id: "u-owner", email: "owner@example.test", name: "
 const admin: SessionUser = { id: "u-admin", email: "admin@example.test", name: "Admin", role: "admin" };
 
 beforeAll(async () => {
-  ({ db, cleanup } = createSqliteTestDb());
+  ({ db, drop: cleanup } = await createTestDatabase("sqlite"));
   for (const user of [owner, admin]) {
     await db.user.create({ data: { id: user.id, email: user.email, name: user.name, role: user.role } });
   }

@@ -12,8 +12,8 @@ let db: Db;
 let engine: Engine;
 let cleanup: () => Promise<void>;
 
-beforeAll(() => {
-  ({ db, engine, cleanup } = createTestEngine());
+beforeAll(async () => {
+  ({ db, engine, cleanup } = await createTestEngine());
 });
 afterAll(() => cleanup());
 

@@ -7,14 +7,14 @@ import type { Db } from "@/lib/db/client";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
-import { createSqliteTestDb } from "./sqlite-test-db";
+import { createTestDatabase } from "@/lib/engine/testing/test-database";
 
 /**
  * The real engine over a real SQLite file, driven by the offline demo model and the demo tools:
  * what the pages' server code talks to in production, minus the HTTP layer.
  */
-export function createTestEngine(): { db: Db; engine: Engine; cleanup: () => Promise<void> } {
-  const { db, cleanup } = createSqliteTestDb();
+export async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: () => Promise<void> }> {
+  const { db, drop } = await createTestDatabase("sqlite");
   const bus = createMemoryEventBus();
   const engine = createEngine({
     db,
@@ -38,7 +38,7 @@ export function createTestEngine(): { db: Db; engine: Engine; cleanup: () => Pro
       await engine.idle();
       await engine.stop();
       await bus.close();
-      await cleanup();
+      await drop();
     },
   };
 }
