@@ -1,17 +1,9 @@
+import { thrownCode } from "toolnexus/testing";
 import { describe, expect, it } from "vitest";
 import { getProviderConfig, loadProviderRegistry, providerHost } from "./provider-registry";
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
-}
-
 describe("provider registry", () => {
-  it("has only the demo provider in demo mode with no configuration", () => {
+  it("has only the demo provider in demo mode with no configuration", async () => {
     const registry = loadProviderRegistry({ env: {}, demoMode: true });
     expect([...registry.keys()]).toEqual(["demo"]);
     const demo = getProviderConfig(registry, "demo");
@@ -22,14 +14,14 @@ describe("provider registry", () => {
     expect(providerHost(demo)).toBe("localhost:3001");
   });
 
-  it("has no providers outside demo mode unless configured", () => {
+  it("has no providers outside demo mode unless configured", async () => {
     expect(loadProviderRegistry({ env: {}, demoMode: false }).size).toBe(0);
-    expect(codeOf(() => getProviderConfig(loadProviderRegistry({ env: {}, demoMode: false }), "demo"))).toBe(
-      "provider:unknown",
-    );
+    expect(
+      await thrownCode(() => getProviderConfig(loadProviderRegistry({ env: {}, demoMode: false }), "demo")),
+    ).toBe("provider:unknown");
   });
 
-  it("fills GitHub's endpoints from the preset", () => {
+  it("fills GitHub's endpoints from the preset", async () => {
     const registry = loadProviderRegistry({
       env: { OAUTH_PROVIDERS: "github", OAUTH_GITHUB_CLIENT_ID: "id", OAUTH_GITHUB_CLIENT_SECRET: "secret" },
       demoMode: false,
@@ -45,7 +37,7 @@ describe("provider registry", () => {
     expect(providerHost(github)).toBe("github.com");
   });
 
-  it("reads a generic OIDC issuer with custom scopes and API base", () => {
+  it("reads a generic OIDC issuer with custom scopes and API base", async () => {
     const registry = loadProviderRegistry({
       env: {
         OAUTH_PROVIDERS: "demo, acme-id",
@@ -68,11 +60,13 @@ describe("provider registry", () => {
     });
   });
 
-  it("rejects incomplete or unsafe configuration", () => {
+  it("rejects incomplete or unsafe configuration", async () => {
     const load = (env: Record<string, string>) => () => loadProviderRegistry({ env, demoMode: false });
-    expect(codeOf(load({ OAUTH_PROVIDERS: "acme", OAUTH_ACME_CLIENT_ID: "x" }))).toBe("config:invalid");
+    expect(await thrownCode(load({ OAUTH_PROVIDERS: "acme", OAUTH_ACME_CLIENT_ID: "x" }))).toBe(
+      "config:invalid",
+    );
     expect(
-      codeOf(
+      await thrownCode(
         load({
           OAUTH_PROVIDERS: "acme",
           OAUTH_ACME_CLIENT_ID: "x",
@@ -82,7 +76,7 @@ describe("provider registry", () => {
       ),
     ).toBe("config:invalid");
     expect(
-      codeOf(
+      await thrownCode(
         load({
           OAUTH_PROVIDERS: "acme",
           OAUTH_ACME_ISSUER: "http://id.acme.test",
@@ -92,7 +86,7 @@ describe("provider registry", () => {
       ),
     ).toBe("config:invalid");
     expect(
-      codeOf(
+      await thrownCode(
         load({
           OAUTH_PROVIDERS: "acme",
           OAUTH_ACME_ISSUER: "https://id.acme.test",
@@ -101,10 +95,10 @@ describe("provider registry", () => {
         }),
       ),
     ).toBe("config:invalid");
-    expect(codeOf(load({ OAUTH_PROVIDERS: "Bad_Name!" }))).toBe("config:invalid");
+    expect(await thrownCode(load({ OAUTH_PROVIDERS: "Bad_Name!" }))).toBe("config:invalid");
   });
 
-  it("allows a public client with token auth none", () => {
+  it("allows a public client with token auth none", async () => {
     const registry = loadProviderRegistry({
       env: {
         OAUTH_PROVIDERS: "pub",

@@ -1,21 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { thrownCode } from "toolnexus/testing";
 import { describe, expect, it } from "vitest";
 import { hashState, issueState, verifyState } from "./state";
 
 const key = randomBytes(32);
 const base = { requestRowId: "req-1", userId: "user-1", provider: "demo", key };
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-  return undefined;
-}
-
 describe("oauth state", () => {
-  it("carries the request, user and provider it was issued for", () => {
+  it("carries the request, user and provider it was issued for", async () => {
     const now = 1_000_000;
     const issued = issueState({ ...base, now, ttlMs: 60_000 });
     expect(verifyState(issued.state, key, now + 1)).toEqual({
@@ -27,7 +19,7 @@ describe("oauth state", () => {
     expect(issued.expiresAt.getTime()).toBe(now + 60_000);
   });
 
-  it("stores only a hash, and each issue is unique", () => {
+  it("stores only a hash, and each issue is unique", async () => {
     const a = issueState(base);
     const b = issueState(base);
     expect(a.state).not.toBe(b.state);
@@ -36,31 +28,31 @@ describe("oauth state", () => {
     expect(a.stateHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("expires", () => {
+  it("expires", async () => {
     const issued = issueState({ ...base, now: 0, ttlMs: 1000 });
-    expect(codeOf(() => verifyState(issued.state, key, 999))).toBeUndefined();
-    expect(codeOf(() => verifyState(issued.state, key, 1000))).toBe("state:expired");
+    expect(await thrownCode(() => verifyState(issued.state, key, 999))).toBe("no error");
+    expect(await thrownCode(() => verifyState(issued.state, key, 1000))).toBe("state:expired");
   });
 
-  it("detects a modified payload or signature", () => {
+  it("detects a modified payload or signature", async () => {
     const issued = issueState(base);
     const [payload, signature] = issued.state.split(".") as [string, string];
     const forged = Buffer.from(
       JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), u: "user-2" }),
     ).toString("base64url");
-    expect(codeOf(() => verifyState(`${forged}.${signature}`, key))).toBe("state:tampered");
+    expect(await thrownCode(() => verifyState(`${forged}.${signature}`, key))).toBe("state:tampered");
     const badSig = signature.startsWith("A") ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
-    expect(codeOf(() => verifyState(`${payload}.${badSig}`, key))).toBe("state:tampered");
+    expect(await thrownCode(() => verifyState(`${payload}.${badSig}`, key))).toBe("state:tampered");
   });
 
-  it("refuses a state signed with another key", () => {
+  it("refuses a state signed with another key", async () => {
     const issued = issueState(base);
-    expect(codeOf(() => verifyState(issued.state, randomBytes(32)))).toBe("state:tampered");
+    expect(await thrownCode(() => verifyState(issued.state, randomBytes(32)))).toBe("state:tampered");
   });
 
-  it("refuses malformed values", () => {
-    expect(codeOf(() => verifyState("", key))).toBe("state:malformed");
-    expect(codeOf(() => verifyState("nodot", key))).toBe("state:malformed");
-    expect(codeOf(() => verifyState("a.b.c", key))).toBe("state:malformed");
+  it("refuses malformed values", async () => {
+    expect(await thrownCode(() => verifyState("", key))).toBe("state:malformed");
+    expect(await thrownCode(() => verifyState("nodot", key))).toBe("state:malformed");
+    expect(await thrownCode(() => verifyState("a.b.c", key))).toBe("state:malformed");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, createCheckpoint, verifyCheckpoint } from "./checkpoint";
-import { isToolnexusError } from "./errors";
+import { thrownCode } from "./testing/thrown-code";
 import type { Checkpoint } from "./types";
 
 const body = (): Omit<Checkpoint, "digest"> => ({
@@ -22,78 +22,71 @@ const body = (): Omit<Checkpoint, "digest"> => ({
   usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
 });
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isToolnexusError(error) ? error.code : "not a ToolnexusError";
-  }
-  return undefined;
-}
-
 describe("canonicalJson", () => {
-  it("sorts keys at every depth and keeps array order", () => {
+  it("sorts keys at every depth and keeps array order", async () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
     expect(canonicalJson({ a: 1, b: undefined })).toBe('{"a":1}');
   });
 });
 
 describe("checkpoints", () => {
-  it("carries a SHA-256 digest and survives a JSON round trip", () => {
+  it("carries a SHA-256 digest and survives a JSON round trip", async () => {
     const cp = createCheckpoint(body());
     expect(cp.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const reloaded = JSON.parse(JSON.stringify(cp)) as unknown;
     expect(verifyCheckpoint(reloaded)).toEqual(cp);
   });
 
-  it("is detached from the state it was made from", () => {
+  it("is detached from the state it was made from", async () => {
     const state = body();
     const cp = createCheckpoint(state);
     state.messages.push({ role: "user", content: "later" });
     expect(cp.messages).toHaveLength(2);
   });
 
-  it("returns a private copy on verify", () => {
+  it("returns a private copy on verify", async () => {
     const cp = createCheckpoint(body());
     const copy = verifyCheckpoint(cp);
     copy.messages.pop();
     expect(cp.messages).toHaveLength(2);
   });
 
-  it("detects any change to the contents as tampering", () => {
+  it("detects any change to the contents as tampering", async () => {
     const cp = createCheckpoint(body());
     const edited = structuredClone(cp);
     edited.slots[0]!.call.args = { n: 2 };
-    expect(codeOf(() => verifyCheckpoint(edited))).toBe("checkpoint:tampered");
-    expect(codeOf(() => verifyCheckpoint({ ...cp, digest: "sha256:00" }))).toBe("checkpoint:tampered");
-    expect(codeOf(() => verifyCheckpoint({ ...cp, extra: true }))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyCheckpoint(edited))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyCheckpoint({ ...cp, digest: "sha256:00" }))).toBe(
+      "checkpoint:tampered",
+    );
+    expect(await thrownCode(() => verifyCheckpoint({ ...cp, extra: true }))).toBe("checkpoint:tampered");
   });
 
-  it("uses HMAC-SHA-256 with a key, and a digest made without the key does not verify with it", () => {
+  it("uses HMAC-SHA-256 with a key, and a digest made without the key does not verify with it", async () => {
     const signed = createCheckpoint(body(), "secret-1");
     expect(signed.digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
-    expect(codeOf(() => verifyCheckpoint(signed, "secret-1"))).toBeUndefined();
-    expect(codeOf(() => verifyCheckpoint(signed, "secret-2"))).toBe("checkpoint:tampered");
-    expect(codeOf(() => verifyCheckpoint(signed))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyCheckpoint(signed, "secret-1"))).toBe("no error");
+    expect(await thrownCode(() => verifyCheckpoint(signed, "secret-2"))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyCheckpoint(signed))).toBe("checkpoint:tampered");
     // Someone without the key cannot re-digest an edit with plain SHA-256 and pass it off.
     const forged = createCheckpoint({ ...body(), turns: 5 });
-    expect(codeOf(() => verifyCheckpoint(forged, "secret-1"))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyCheckpoint(forged, "secret-1"))).toBe("checkpoint:tampered");
   });
 
-  it("rejects malformed input as invalid", () => {
-    expect(codeOf(() => verifyCheckpoint(null))).toBe("checkpoint:invalid");
-    expect(codeOf(() => verifyCheckpoint("{}"))).toBe("checkpoint:invalid");
-    expect(codeOf(() => verifyCheckpoint({ ...createCheckpoint(body()), version: 2 }))).toBe(
+  it("rejects malformed input as invalid", async () => {
+    expect(await thrownCode(() => verifyCheckpoint(null))).toBe("checkpoint:invalid");
+    expect(await thrownCode(() => verifyCheckpoint("{}"))).toBe("checkpoint:invalid");
+    expect(await thrownCode(() => verifyCheckpoint({ ...createCheckpoint(body()), version: 2 }))).toBe(
       "checkpoint:invalid",
     );
     const noSlotsState = createCheckpoint(body()) as unknown as Record<string, unknown>;
     delete noSlotsState.slots;
-    expect(codeOf(() => verifyCheckpoint(noSlotsState))).toBe("checkpoint:invalid");
+    expect(await thrownCode(() => verifyCheckpoint(noSlotsState))).toBe("checkpoint:invalid");
   });
 
-  it("rejects slots that do not match the last assistant message, even with a valid digest", () => {
+  it("rejects slots that do not match the last assistant message, even with a valid digest", async () => {
     const wrong = body();
     wrong.slots[0]!.call.id = "c9";
-    expect(codeOf(() => verifyCheckpoint(createCheckpoint(wrong)))).toBe("checkpoint:invalid");
+    expect(await thrownCode(() => verifyCheckpoint(createCheckpoint(wrong)))).toBe("checkpoint:invalid");
   });
 });

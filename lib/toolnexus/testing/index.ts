@@ -17,3 +17,4 @@ export type {
   StubToolCall,
   StubTurnReply,
 } from "./stub-reply";
+export { thrownCode } from "./thrown-code";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isToolnexusError } from "../errors";
 import { parseSse } from "../sse";
+import { thrownCode } from "../testing/thrown-code";
 import type { ModelStreamPart } from "../types";
 import { anthropicWire } from "./anthropic";
 
@@ -10,20 +10,11 @@ async function decode(text: string): Promise<ModelStreamPart[]> {
   return parts;
 }
 
-async function codeOf(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return "no error";
-  } catch (error) {
-    return isToolnexusError(error) ? error.code : String(error);
-  }
-}
-
 const event = (type: string, payload: Record<string, unknown> = {}) =>
   `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
 
 describe("anthropicWire.endpoint", () => {
-  it("adds /v1 only when the base URL lacks it", () => {
+  it("adds /v1 only when the base URL lacks it", async () => {
     expect(anthropicWire.endpoint("https://api.anthropic.com")).toBe("https://api.anthropic.com/v1/messages");
     expect(anthropicWire.endpoint("https://api.anthropic.com/v1/")).toBe(
       "https://api.anthropic.com/v1/messages",
@@ -33,7 +24,7 @@ describe("anthropicWire.endpoint", () => {
 });
 
 describe("anthropicWire.body", () => {
-  it("hoists system text, merges same-role neighbours and drops empty assistant turns", () => {
+  it("hoists system text, merges same-role neighbours and drops empty assistant turns", async () => {
     const body = anthropicWire.body(
       {
         model: "claude",
@@ -87,7 +78,7 @@ describe("anthropicWire.body", () => {
 });
 
 describe("anthropicWire.parseResponse", () => {
-  it("joins text blocks, skips unknown blocks and counts cached input", () => {
+  it("joins text blocks, skips unknown blocks and counts cached input", async () => {
     const turn = anthropicWire.parseResponse({
       content: [
         { type: "thinking", thinking: "hmm", signature: "s" },
@@ -117,7 +108,7 @@ describe("anthropicWire.parseResponse", () => {
     ["a tool_use without id", { content: [{ type: "tool_use", name: "w", input: {} }] }],
     ["an error body", { type: "error", error: { type: "overloaded_error" } }],
   ])("refuses %s as malformed", async (_, json) => {
-    expect(await codeOf(() => anthropicWire.parseResponse(json))).toBe("provider:malformed_response");
+    expect(await thrownCode(() => anthropicWire.parseResponse(json))).toBe("provider:malformed_response");
   });
 });
 
@@ -172,15 +163,17 @@ describe("anthropicWire.decodeStream", () => {
 
   it("refuses broken event sequences", async () => {
     const start = event("message_start", { message: { usage: { input_tokens: 1 } } });
-    expect(await codeOf(() => decode(`${start}${event("content_block_start", { index: 0 })}`))).toBe(
+    expect(await thrownCode(() => decode(`${start}${event("content_block_start", { index: 0 })}`))).toBe(
       "provider:malformed_sse",
     );
     const jsonIntoText =
       event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }) +
       event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: "{}" } }) +
       event("message_stop");
-    expect(await codeOf(() => decode(start + jsonIntoText))).toBe("provider:malformed_sse");
-    expect(await codeOf(() => decode(`${start}data: {"no_type":true}\n\n`))).toBe("provider:malformed_sse");
-    expect(await codeOf(() => decode(start))).toBe("provider:malformed_sse");
+    expect(await thrownCode(() => decode(start + jsonIntoText))).toBe("provider:malformed_sse");
+    expect(await thrownCode(() => decode(`${start}data: {"no_type":true}\n\n`))).toBe(
+      "provider:malformed_sse",
+    );
+    expect(await thrownCode(() => decode(start))).toBe("provider:malformed_sse");
   });
 });

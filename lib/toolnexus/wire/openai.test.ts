@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isToolnexusError } from "../errors";
 import { parseSse } from "../sse";
+import { thrownCode } from "../testing/thrown-code";
 import type { ModelStreamPart } from "../types";
 import { openAiWire } from "./openai";
 
@@ -14,19 +14,10 @@ async function decode(text: string): Promise<ModelStreamPart[]> {
   return parts;
 }
 
-async function codeOf(run: () => unknown): Promise<string> {
-  try {
-    await run();
-    return "no error";
-  } catch (error) {
-    return isToolnexusError(error) ? error.code : String(error);
-  }
-}
-
 const data = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
 describe("openAiWire.body", () => {
-  it("keeps mid-transcript system messages, assistant text beside tool calls, and the model's raw bad arguments", () => {
+  it("keeps mid-transcript system messages, assistant text beside tool calls, and the model's raw bad arguments", async () => {
     const body = openAiWire.body(
       {
         model: "gpt",
@@ -61,14 +52,14 @@ describe("openAiWire.body", () => {
     });
   });
 
-  it("joins the endpoint without doubling slashes", () => {
+  it("joins the endpoint without doubling slashes", async () => {
     expect(openAiWire.endpoint("http://h/v1/")).toBe("http://h/v1/chat/completions");
     expect(openAiWire.endpoint("http://h")).toBe("http://h/chat/completions");
   });
 });
 
 describe("openAiWire.parseResponse", () => {
-  it("accepts null content, decoded arguments, missing ids and a usage without total", () => {
+  it("accepts null content, decoded arguments, missing ids and a usage without total", async () => {
     const turn = openAiWire.parseResponse({
       choices: [
         {
@@ -105,7 +96,7 @@ describe("openAiWire.parseResponse", () => {
     ["an error object", { error: { message: "bad key" } }],
     ["an array", []],
   ])("refuses %s as malformed", async (_, json) => {
-    expect(await codeOf(() => openAiWire.parseResponse(json))).toBe("provider:malformed_response");
+    expect(await thrownCode(() => openAiWire.parseResponse(json))).toBe("provider:malformed_response");
   });
 });
 
@@ -170,12 +161,12 @@ describe("openAiWire.decodeStream", () => {
   });
 
   it("refuses a chunk of the wrong shape and a stream without [DONE]", async () => {
-    expect(await codeOf(() => decode(`${data({ choices: "nope" })}data: [DONE]\n\n`))).toBe(
+    expect(await thrownCode(() => decode(`${data({ choices: "nope" })}data: [DONE]\n\n`))).toBe(
       "provider:malformed_sse",
     );
-    expect(await codeOf(() => decode(data({ choices: [{ delta: {}, finish_reason: "stop" }] })))).toBe(
+    expect(await thrownCode(() => decode(data({ choices: [{ delta: {}, finish_reason: "stop" }] })))).toBe(
       "provider:malformed_sse",
     );
-    expect(await codeOf(() => decode(""))).toBe("provider:malformed_sse");
+    expect(await thrownCode(() => decode(""))).toBe("provider:malformed_sse");
   });
 });
