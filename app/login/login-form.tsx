@@ -19,43 +19,63 @@ export function LoginForm({ callbackUrl, defaultEmail }: { callbackUrl: string; 
           </p>
         )}
       </div>
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          defaultValue={email}
-          key={email}
-          aria-invalid={fieldErrors.email ? true : undefined}
-          aria-describedby={fieldErrors.email ? "email-error" : undefined}
-        />
-        {fieldErrors.email && (
-          <p className="field-error" id="email-error">
-            {fieldErrors.email}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={fieldErrors.password ? true : undefined}
-          aria-describedby={fieldErrors.password ? "password-error" : undefined}
-        />
-        {fieldErrors.password && (
-          <p className="field-error" id="password-error">
-            {fieldErrors.password}
-          </p>
-        )}
-      </div>
+      <LoginField
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        defaultValue={email}
+        error={fieldErrors.email}
+      />
+      <LoginField
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={fieldErrors.password}
+      />
       <button type="submit" className="button button-block" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>
+  );
+}
+
+function LoginField({
+  name,
+  label,
+  type,
+  autoComplete,
+  defaultValue,
+  error,
+}: {
+  name: string;
+  label: string;
+  type: string;
+  autoComplete: string;
+  defaultValue?: string;
+  error?: string;
+}) {
+  const errorId = `${name}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        defaultValue={defaultValue}
+        // A new key re-mounts the input, so a refused sign-in shows the email it was tried with.
+        key={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
