@@ -8,14 +8,16 @@ describe("parseJsonObject", () => {
   });
 
   it.each(["[1,2]", "null", "3", '"text"'])("refuses the non-object %s", (text) => {
-    const parsed = parseJsonObject(text);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.message).toMatch(/must be a JSON object/);
+    expect(parseJsonObject(text)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/must be a JSON object/),
+    });
   });
 
   it("explains malformed JSON", () => {
-    const parsed = parseJsonObject("{a: 1}");
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.message).toMatch(/^Not valid JSON/);
+    expect(parseJsonObject("{a: 1}")).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Not valid JSON/),
+    });
   });
 });
