@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isToolnexusError } from "./errors";
 import { createHttpDriver, type WireStyle } from "./http-driver";
 import { createStubLlmServer, type StubLlmServer, type StubReply, type StubRequest } from "./testing";
+import { thrownCode } from "./testing/thrown-code";
 import type { ModelInput, ModelStreamPart, ModelTurn } from "./types";
 
 let server: StubLlmServer;
@@ -228,35 +228,34 @@ describe.each(["openai", "anthropic"] as const)("createHttpDriver, %s style", (s
 
 describe("createHttpDriver configuration", () => {
   const base = { baseUrl: "http://127.0.0.1:9/v1", style: "openai" as const, model: "m", apiKey: "k" };
-  const codeOf = (make: () => unknown) => {
-    try {
-      make();
-    } catch (error) {
-      return isToolnexusError(error) ? error.code : `not a ToolnexusError: ${String(error)}`;
-    }
-    return "no error";
-  };
-
-  it("refuses a missing or blank API key", () => {
-    expect(codeOf(() => createHttpDriver({ ...base, apiKey: undefined }))).toBe("config:missing_api_key");
-    expect(codeOf(() => createHttpDriver({ ...base, apiKey: "  " }))).toBe("config:missing_api_key");
+  it("refuses a missing or blank API key", async () => {
+    expect(await thrownCode(() => createHttpDriver({ ...base, apiKey: undefined }))).toBe(
+      "config:missing_api_key",
+    );
+    expect(await thrownCode(() => createHttpDriver({ ...base, apiKey: "  " }))).toBe(
+      "config:missing_api_key",
+    );
   });
 
-  it("refuses an unknown wire style", () => {
-    expect(codeOf(() => createHttpDriver({ ...base, style: "gemini" as WireStyle }))).toBe(
+  it("refuses an unknown wire style", async () => {
+    expect(await thrownCode(() => createHttpDriver({ ...base, style: "gemini" as WireStyle }))).toBe(
       "config:unknown_style",
     );
-    expect(codeOf(() => createHttpDriver({ ...base, style: "toString" as WireStyle }))).toBe(
+    expect(await thrownCode(() => createHttpDriver({ ...base, style: "toString" as WireStyle }))).toBe(
       "config:unknown_style",
     );
   });
 
-  it("refuses a bad baseUrl and bad numbers", () => {
-    expect(codeOf(() => createHttpDriver({ ...base, baseUrl: "not a url" }))).toBe("config:invalid");
-    expect(codeOf(() => createHttpDriver({ ...base, baseUrl: "ftp://host/v1" }))).toBe("config:invalid");
-    expect(codeOf(() => createHttpDriver({ ...base, retries: -1 }))).toBe("config:invalid");
-    expect(codeOf(() => createHttpDriver({ ...base, timeoutMs: 0 }))).toBe("config:invalid");
-    expect(codeOf(() => createHttpDriver(base))).toBe("no error");
+  it("refuses a bad baseUrl and bad numbers", async () => {
+    expect(await thrownCode(() => createHttpDriver({ ...base, baseUrl: "not a url" }))).toBe(
+      "config:invalid",
+    );
+    expect(await thrownCode(() => createHttpDriver({ ...base, baseUrl: "ftp://host/v1" }))).toBe(
+      "config:invalid",
+    );
+    expect(await thrownCode(() => createHttpDriver({ ...base, retries: -1 }))).toBe("config:invalid");
+    expect(await thrownCode(() => createHttpDriver({ ...base, timeoutMs: 0 }))).toBe("config:invalid");
+    expect(await thrownCode(() => createHttpDriver(base))).toBe("no error");
   });
 
   it("uses an injected fetch instead of the global one", async () => {
