@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appErrorCode } from "@/app/requests/_lib/app-error-code";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { createTestEngine, newThread, newUser } from "@/app/requests/_lib/test-engine";
+import { newThread, newUser, withTestEngine } from "@/app/requests/_lib/test-engine";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { openRunStream } from "./open-run-stream";
@@ -9,12 +9,7 @@ import { startChatRun } from "./start-chat-run";
 
 let db: Db;
 let engine: Engine;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, engine, cleanup } = await createTestEngine());
-});
-afterAll(() => cleanup());
+withTestEngine((started) => ({ db, engine } = started));
 
 type Chunk = { type: string; [key: string]: unknown };
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appErrorCode as codeOf } from "@/app/requests/_lib/app-error-code";
-import { createTestEngine, newThread, newUser } from "@/app/requests/_lib/test-engine";
+import { newThread, newUser, withTestEngine } from "@/app/requests/_lib/test-engine";
 import { getThreadById } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -9,12 +9,7 @@ import { startChatRun } from "./start-chat-run";
 
 let db: Db;
 let engine: Engine;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, engine, cleanup } = await createTestEngine());
-});
-afterAll(() => cleanup());
+withTestEngine((started) => ({ db, engine } = started));
 
 describe("startChatRun", () => {
   it("starts a run that parks on a production deploy, and names the thread", async () => {

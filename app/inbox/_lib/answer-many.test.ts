@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startChatRun } from "@/app/chat/_lib/start-chat-run";
 import { appErrorCode } from "@/app/requests/_lib/app-error-code";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { createTestEngine, newThread, newUser, parkRequest } from "@/app/requests/_lib/test-engine";
+import { newThread, newUser, parkRequest, withTestEngine } from "@/app/requests/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -10,12 +10,7 @@ import { answerMany } from "./answer-many";
 
 let db: Db;
 let engine: Engine;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, engine, cleanup } = await createTestEngine());
-});
-afterAll(() => cleanup());
+withTestEngine((started) => ({ db, engine } = started));
 
 async function parkedApproval(owner: SessionUser, text: string): Promise<string> {
   return (await parkRequest({ db, engine }, { owner, text })).requestId;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -6,16 +6,11 @@ import type { AppError } from "@/lib/errors";
 import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
 import { appErrorCode } from "./app-error-code";
 import { submitAnswer } from "./submit-answer";
-import { createTestEngine, newUser, parkRequest } from "./test-engine";
+import { newUser, parkRequest, withTestEngine } from "./test-engine";
 
 let db: Db;
 let engine: Engine;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, engine, cleanup } = await createTestEngine());
-});
-afterAll(() => cleanup());
+withTestEngine((started) => ({ db, engine } = started));
 
 function parkedRequest(owner: SessionUser, text: string) {
   return parkRequest({ db, engine }, { owner, text });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { startChatRun } from "@/app/chat/_lib/start-chat-run";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
@@ -41,6 +42,20 @@ export async function createTestEngine(): Promise<{ db: Db; engine: Engine; clea
       await drop();
     },
   };
+}
+
+/**
+ * Starts one test engine for the calling test file and stops it after the file's last test;
+ * `onReady` hands the database and engine to the file's own variables.
+ */
+export function withTestEngine(onReady: (started: { db: Db; engine: Engine }) => void): void {
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await createTestEngine();
+    cleanup = started.cleanup;
+    onReady(started);
+  });
+  afterAll(() => cleanup?.());
 }
 
 export async function createTestUser(db: Db, user: SessionUser): Promise<SessionUser> {
