@@ -14,7 +14,7 @@ import { createTestDatabase } from "@/lib/engine/testing/test-database";
  * The real engine over a real SQLite file, driven by the offline demo model and the demo tools:
  * what the pages' server code talks to in production, minus the HTTP layer.
  */
-export async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: () => Promise<void> }> {
+async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: () => Promise<void> }> {
   const { db, drop } = await createTestDatabase("sqlite");
   const bus = createMemoryEventBus();
   const engine = createEngine({
