@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { appErrorCode } from "@/app/requests/_lib/app-error-code";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { newThread, newUser, withTestEngine } from "@/app/requests/_lib/test-engine";
+import { newThread, newUser, parkRequest, withTestEngine } from "@/app/requests/_lib/test-engine";
+import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { openRunStream } from "./open-run-stream";
@@ -43,6 +44,17 @@ async function readChunks(
   }
 }
 
+/** Parks a run of `owner` on `text`, then opens the thread's stream as its owner would. */
+async function followParkedRun(owner: SessionUser, text: string) {
+  const { threadId } = await parkRequest({ db, engine }, { owner, text });
+  const controller = new AbortController();
+  const response = await openRunStream(
+    { actor: owner, input: { threadId }, signal: controller.signal },
+    { engine, db },
+  );
+  return { controller, reader: response.body!.getReader() };
+}
+
 describe("openRunStream", () => {
   it("replays a finished run whole and closes", async () => {
     const user = await newUser(db, "user");
@@ -77,19 +89,7 @@ describe("openRunStream", () => {
   it("attaches to a parked run and follows it live once a reviewer answers", async () => {
     const user = await newUser(db, "user");
     const reviewer = await newUser(db, "reviewer");
-    const threadId = await newThread(db, user);
-    await startChatRun(
-      { actor: user, input: { threadId, text: "deploy v1.4 to production" } },
-      { engine, db },
-    );
-    await engine.idle();
-
-    const controller = new AbortController();
-    const response = await openRunStream(
-      { actor: user, input: { threadId }, signal: controller.signal },
-      { engine, db },
-    );
-    const reader = response.body!.getReader();
+    const { controller, reader } = await followParkedRun(user, "deploy v1.4 to production");
     const parked = await readChunks(
       reader,
       (c) => c.type === "data-run" && (c.data as any).status === "pending",
@@ -113,18 +113,7 @@ describe("openRunStream", () => {
 
   it("stops following when the viewer goes away", async () => {
     const user = await newUser(db, "user");
-    const threadId = await newThread(db, user);
-    await startChatRun(
-      { actor: user, input: { threadId, text: "deploy v7.0 to production" } },
-      { engine, db },
-    );
-    await engine.idle();
-    const controller = new AbortController();
-    const response = await openRunStream(
-      { actor: user, input: { threadId }, signal: controller.signal },
-      { engine, db },
-    );
-    const reader = response.body!.getReader();
+    const { controller, reader } = await followParkedRun(user, "deploy v7.0 to production");
     await readChunks(reader, (c) => c.type === "data-request");
     controller.abort();
     const rest = await readChunks(reader);

@@ -80,10 +80,10 @@ export async function newThread(db: Db, owner: SessionUser): Promise<string> {
 export async function parkRequest(
   { db, engine }: { db: Db; engine: Engine },
   { owner, text }: { owner: SessionUser; text: string },
-): Promise<{ requestId: string; runId: string }> {
+): Promise<{ requestId: string; runId: string; threadId: string }> {
   const threadId = await newThread(db, owner);
   const { runId } = await startChatRun({ actor: owner, input: { threadId, text } }, { engine, db });
   await engine.idle();
   const row = await db.request.findFirstOrThrow({ where: { runId, status: "open" } });
-  return { requestId: row.id, runId };
+  return { requestId: row.id, runId, threadId };
 }
