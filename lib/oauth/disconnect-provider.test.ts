@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
-import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { connectionTokenContext } from "./connection-tokens";
 import { disconnectProvider } from "./disconnect-provider";
 import { callProviderApi, refreshTokenSet } from "./oauth-client";
 import { getProviderConfig } from "./provider-registry";
-import { connectDemoUser, startOAuthTestEnv } from "./testing/oauth-test-env";
+import { connectDemoUser, type OAuthTestEnv, withOAuthTestEnv } from "./testing/oauth-test-env";
 import { decryptToken } from "./token-crypto";
 
-let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
-let store: TestDatabase;
+let env: OAuthTestEnv;
 let db: DbClient;
-
-beforeAll(async () => {
-  env = await startOAuthTestEnv();
-  store = await createTestDatabase("sqlite");
-  db = store.db;
-});
-
-afterAll(async () => {
-  await store?.drop();
-  await env?.server.close();
-});
+withOAuthTestEnv((ready) => ({ env, db } = ready));
 
 describe("disconnecting a provider", () => {
   it("revokes the tokens at the provider and forgets them here", async () => {

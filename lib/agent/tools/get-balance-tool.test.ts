@@ -1,30 +1,23 @@
 import { randomBytes } from "node:crypto";
 import type { Request } from "toolnexus";
 import { pendingOf } from "toolnexus";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
-import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { connectionTokenContext } from "@/lib/oauth/connection-tokens";
 import { revokeToken } from "@/lib/oauth/oauth-client";
 import { getProviderConfig, loadProviderRegistry } from "@/lib/oauth/provider-registry";
-import { connectDemoUser, startOAuthTestEnv, TEST_APP_URL } from "@/lib/oauth/testing/oauth-test-env";
+import {
+  connectDemoUser,
+  type OAuthTestEnv,
+  TEST_APP_URL,
+  withOAuthTestEnv,
+} from "@/lib/oauth/testing/oauth-test-env";
 import { decryptToken } from "@/lib/oauth/token-crypto";
 import { createGetBalanceTool } from "./get-balance-tool";
 
-let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
-let store: TestDatabase;
+let env: OAuthTestEnv;
 let db: DbClient;
-
-beforeAll(async () => {
-  env = await startOAuthTestEnv();
-  store = await createTestDatabase("sqlite");
-  db = store.db;
-});
-
-afterAll(async () => {
-  await store?.drop();
-  await env?.server.close();
-});
+withOAuthTestEnv((ready) => ({ env, db } = ready));
 
 const clock = () => new Date("2030-01-01T00:00:00.000Z");
 

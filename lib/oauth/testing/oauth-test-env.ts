@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
 import { claimRequest } from "@/lib/db/requests";
+import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import { AppError } from "@/lib/errors";
 import { beginAuthorization } from "../begin-authorization";
 import { type AnswerRequestFn, completeAuthorization } from "../complete-authorization";
@@ -25,6 +27,27 @@ export async function startOAuthTestEnv(options: { accessTokenTtl?: number } = {
     appUrl: TEST_APP_URL,
   };
   return { server, runtime };
+}
+
+export type OAuthTestEnv = Awaited<ReturnType<typeof startOAuthTestEnv>>;
+
+/**
+ * For one test file: a demo provider and a fresh SQLite database, both gone after the file's
+ * last test; `onReady` hands them to the file's own variables.
+ */
+export function withOAuthTestEnv(onReady: (ready: { env: OAuthTestEnv; db: DbClient }) => void): void {
+  let env: OAuthTestEnv | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    env = await startOAuthTestEnv();
+    const store = await createTestDatabase("sqlite");
+    drop = () => store.drop();
+    onReady({ env, db: store.db });
+  });
+  afterAll(async () => {
+    await drop?.();
+    await env?.server.close();
+  });
 }
 
 /**
