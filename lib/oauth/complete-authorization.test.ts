@@ -47,14 +47,20 @@ describe.each(["sqlite", "postgres"] as const)("on %s", (provider) => {
     return { ...fixture, actor: user };
   }
 
-  async function callbackFor(fixture: Awaited<ReturnType<typeof parked>>, decision: "allow" | "deny") {
-    const url = await beginAuthorization({
+  /** Starts the sign-in for a parked request as its owner would, from the request's link. */
+  function beginFor(fixture: Awaited<ReturnType<typeof parked>>, now?: Date) {
+    return beginAuthorization({
       db,
       runtime,
       userId: fixture.user.id,
       provider: "demo",
       wireRequestId: fixture.request.requestId,
+      ...(now ? { now } : {}),
     });
+  }
+
+  async function callbackFor(fixture: Awaited<ReturnType<typeof parked>>, decision: "allow" | "deny") {
+    const url = await beginFor(fixture);
     return completeDemoConsent({
       authorizationUrl: url.toString(),
       redirectPrefix: callbackPrefix,
@@ -279,36 +285,17 @@ describe.each(["sqlite", "postgres"] as const)("on %s", (provider) => {
     it("clears states that expired long ago", async () => {
       const old = await parked();
       const then = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
-      await beginAuthorization({
-        db,
-        runtime,
-        userId: old.user.id,
-        provider: "demo",
-        wireRequestId: old.request.requestId,
-        now: then,
-      });
+      await beginFor(old, then);
       expect(await db.oAuthState.count({ where: { requestRowId: old.request.id } })).toBe(1);
       const fresh = await parked();
-      await beginAuthorization({
-        db,
-        runtime,
-        userId: fresh.user.id,
-        provider: "demo",
-        wireRequestId: fresh.request.requestId,
-      });
+      await beginFor(fresh);
       expect(await db.oAuthState.count({ where: { requestRowId: old.request.id } })).toBe(0);
       expect(await db.oAuthState.count({ where: { requestRowId: fresh.request.id } })).toBe(1);
     });
 
     it("stores only the state's hash and an encrypted verifier", async () => {
       const fixture = await parked();
-      const url = await beginAuthorization({
-        db,
-        runtime,
-        userId: fixture.user.id,
-        provider: "demo",
-        wireRequestId: fixture.request.requestId,
-      });
+      const url = await beginFor(fixture);
       const state = url.searchParams.get("state")!;
       const [row] = await db.oAuthState.findMany({ where: { requestRowId: fixture.request.id } });
       expect(row!.stateHash).not.toBe(state);
