@@ -1,8 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { type ActionResult, toActionResult } from "@/app/requests/_lib/action-result";
-import { getAppServices } from "@/app/requests/_lib/app-services";
+import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
+import { getAppServices } from "@/app/_lib/app-services";
 import { requireUser } from "@/lib/auth/require-user";
 import { createChatThread } from "./_lib/create-chat-thread";
 import { startChatRun } from "./_lib/start-chat-run";

@@ -1,4 +1,4 @@
-import { getAppServices } from "@/app/requests/_lib/app-services";
+import { getAppServices } from "@/app/_lib/app-services";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { listThreadsByOwner } from "@/lib/db/chat-threads";
 import { ThreadSidebar } from "./_lib/thread-sidebar";

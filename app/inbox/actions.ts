@@ -1,7 +1,7 @@
 "use server";
 
-import { type ActionResult, toActionResult } from "@/app/requests/_lib/action-result";
-import { getAppServices } from "@/app/requests/_lib/app-services";
+import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
+import { getAppServices } from "@/app/_lib/app-services";
 import type { BulkOutcome } from "@/components/inbox/inbox-item";
 import { requireRole } from "@/lib/auth/require-role";
 import { answerMany } from "./_lib/answer-many";

@@ -1,9 +1,9 @@
 import Link from "next/link";
+import { getAppServices } from "@/app/_lib/app-services";
 import type { InboxItem } from "@/components/inbox/inbox-item";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { hasRole } from "@/lib/auth/roles";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
-import { getAppServices } from "../requests/_lib/app-services";
 import { INBOX_PAGE_SIZE, inboxSearch, parseInboxFilters } from "./_lib/inbox-filters";
 import { InboxBulk } from "./inbox-bulk";
 import { InboxFilterForm } from "./inbox-filter-form";

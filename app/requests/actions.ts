@@ -1,8 +1,8 @@
 "use server";
 
+import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
+import { getAppServices } from "@/app/_lib/app-services";
 import { requireUser } from "@/lib/auth/require-user";
-import { type ActionResult, toActionResult } from "./_lib/action-result";
-import { getAppServices } from "./_lib/app-services";
 import { submitAnswer } from "./_lib/submit-answer";
 
 /** Answers one parked request; the run resumes on the server once its turn is complete. */

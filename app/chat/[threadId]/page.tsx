@@ -1,5 +1,5 @@
 import { forbidden, notFound } from "next/navigation";
-import { getAppServices } from "@/app/requests/_lib/app-services";
+import { getAppServices } from "@/app/_lib/app-services";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { listThreadsByOwner } from "@/lib/db/chat-threads";
 import { getActiveRunByThread } from "@/lib/db/runs";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { appErrorCode } from "@/app/requests/_lib/app-error-code";
+import { appErrorCode } from "@/app/_lib/app-error-code";
+import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { newThread, newUser, parkRequest, withTestEngine } from "@/app/requests/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";

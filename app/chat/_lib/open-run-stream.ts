@@ -1,6 +1,6 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
-import { parseInput } from "@/app/requests/_lib/parse-input";
+import { parseInput } from "@/app/_lib/parse-input";
 import type { ChatMessage } from "@/components/chat/chat-message";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { getFirstEventSeqByRun } from "@/lib/db/chat-threads";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { appErrorCode as codeOf } from "@/app/requests/_lib/app-error-code";
-import { newThread, newUser, withTestEngine } from "@/app/requests/_lib/test-engine";
+import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
+import { newThread, newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { getThreadById } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";

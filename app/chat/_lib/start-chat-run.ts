@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "@/app/requests/_lib/parse-input";
+import { parseInput } from "@/app/_lib/parse-input";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { setThreadTitleIfEmpty } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "@/app/requests/_lib/parse-input";
+import { parseInput } from "@/app/_lib/parse-input";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { BulkOutcome } from "@/components/inbox/inbox-item";
 import { readApprovalEdit } from "@/components/request-form/approval-edit";

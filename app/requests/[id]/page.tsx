@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
+import { getAppServices } from "@/app/_lib/app-services";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { getUserById } from "@/lib/db/users";
 import { createAnswerPolicy } from "@/lib/engine/answer-policy";
 import { isAppError } from "@/lib/errors";
-import { getAppServices } from "../_lib/app-services";
 import { toRequestView } from "../_lib/to-request-view";
 import { RequestAnswer } from "./request-answer";
 import "@/components/chat/chat.css";

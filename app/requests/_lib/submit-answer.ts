@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { parseInput } from "@/app/_lib/parse-input";
 import type { Actor } from "@/lib/engine/answer-policy";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError } from "@/lib/errors";
-import { parseInput } from "./parse-input";
 
 export const submitAnswerInput = z
   .object({

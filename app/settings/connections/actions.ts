@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ActionResult, toActionResult } from "@/app/requests/_lib/action-result";
+import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { requireUser } from "@/lib/auth/require-user";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { getAppServices } from "@/app/requests/_lib/app-services";
+import { getAppServices } from "@/app/_lib/app-services";
 import { getPageUser } from "@/lib/auth/page-guards";
 import { completeAuthorization } from "@/lib/oauth/complete-authorization";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";

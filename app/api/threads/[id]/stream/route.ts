@@ -1,5 +1,5 @@
+import { getAppServices } from "@/app/_lib/app-services";
 import { openRunStream } from "@/app/chat/_lib/open-run-stream";
-import { getAppServices } from "@/app/requests/_lib/app-services";
 import { requireUser } from "@/lib/auth/require-user";
 import { toPublicError } from "@/lib/errors";
 
