@@ -13,8 +13,7 @@ export type TempDatabase = {
 };
 
 /** The PostgreSQL server tests create their databases on. */
-export const TEST_POSTGRES_URL =
-  process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
