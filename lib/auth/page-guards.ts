@@ -1,8 +1,7 @@
 import "server-only";
-import { forbidden, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { isAppError } from "@/lib/errors";
-import { hasRole, type Role } from "./roles";
 import { type SessionUser, userFromSession } from "./session-user";
 
 export function loginPathFor(returnTo: string): string {
@@ -26,12 +25,5 @@ export async function getPageUser(): Promise<SessionUser | null> {
 export async function requirePageUser(returnTo: string): Promise<SessionUser> {
   const user = await getPageUser();
   if (!user) redirect(loginPathFor(returnTo));
-  return user;
-}
-
-/** As `requirePageUser`, then renders the 403 page when the role is too low. */
-export async function requirePageRole(role: Role, returnTo: string): Promise<SessionUser> {
-  const user = await requirePageUser(returnTo);
-  if (!hasRole(user.role, role)) forbidden();
   return user;
 }

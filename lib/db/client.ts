@@ -78,11 +78,3 @@ export function getDb(): Db {
   holder.__toolnexusDb ??= createDb();
   return holder.__toolnexusDb;
 }
-
-/** Closes the process-wide client (graceful shutdown, end of a test run). */
-export async function closeDb(): Promise<void> {
-  const holder = globalThis as DbGlobal;
-  const db = holder.__toolnexusDb;
-  holder.__toolnexusDb = undefined;
-  await db?.$disconnect();
-}
