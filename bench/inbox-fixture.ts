@@ -37,8 +37,8 @@ export interface InboxFixture {
 /**
  * `requests` parked requests spread over fifty owners (the four demo accounts among them), a
  * month of history, every kind and status, ten per run and one run per thread. Inserted in
- * batches of plain rows: the engine would take hours to park this many one by one, and the
- * inbox only reads the rows.
+ * batches of plain rows: parking this many through the engine would take the best part of an
+ * hour here, and the inbox only reads the rows.
  */
 export async function seedInbox({ db, requests }: { db: DbClient; requests: number }): Promise<InboxFixture> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
