@@ -1,10 +1,5 @@
-import {
-  type Answer,
-  type Client,
-  createClientFromDriver,
-  createInProcessDriver,
-  type StreamEvent,
-} from "toolnexus";
+import { type Answer, type Client, createClientFromDriver, createInProcessDriver } from "toolnexus";
+import { collectAll } from "toolnexus/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgentToolkit } from "./create-agent-toolkit";
 import { DEMO_HELP, DEMO_MODEL_NAME, demoGenerate, toDeltas } from "./demo-model";
@@ -22,12 +17,6 @@ async function setup(): Promise<{ client: Client; toolkit: Awaited<ReturnType<ty
   const toolkit = await createAgentToolkit({ userId: "u1", runId: "r1", clock: () => now, balance: false });
   toolkits.push(toolkit);
   return { client, toolkit };
-}
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const all: StreamEvent[] = [];
-  for await (const event of events) all.push(event);
-  return all;
 }
 
 afterEach(async () => {
@@ -72,7 +61,7 @@ describe("the offline demo model in the real loop", () => {
 
   it("finishes a staging deploy in one run and streams the answer in several deltas", async () => {
     const { client, toolkit } = await setup();
-    const events = await collect(client.stream("deploy api v2.0 to staging", { toolkit }));
+    const events = await collectAll(client.stream("deploy api v2.0 to staging", { toolkit }));
     const done = events.at(-1);
     if (done?.type !== "done") throw new Error("the stream did not end with done");
     expect(done.result.status).toBe("done");

@@ -7,6 +7,7 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { createAiSdkDriver } from "./ai-sdk-driver";
 import { isToolnexusError } from "./errors";
+import { collectAll } from "./testing/collect-all";
 import type { Message, ModelInput, ModelStreamPart } from "./types";
 
 const usage = (input: number, output: number) => ({
@@ -27,12 +28,6 @@ const input = (messages: Message[], extra: Partial<ModelInput> = {}): ModelInput
   tools: [{ name: "weather", description: "Weather for a city", inputSchema: { type: "object" } }],
   ...extra,
 });
-
-async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of parts) out.push(part);
-  return out;
-}
 
 describe("createAiSdkDriver: streaming", () => {
   const streaming = (parts: LanguageModelV3StreamPart[]) =>
@@ -57,7 +52,7 @@ describe("createAiSdkDriver: streaming", () => {
       { type: "tool-call", toolCallId: "z", toolName: "weather", input: "oops" },
       { type: "finish", usage: usage(5, 3), finishReason: { unified: "tool-calls", raw: "tool_calls" } },
     ]);
-    const parts = await collect(createAiSdkDriver(model).stream(input([{ role: "user", content: "hi" }])));
+    const parts = await collectAll(createAiSdkDriver(model).stream(input([{ role: "user", content: "hi" }])));
     expect(parts).toEqual([
       { type: "text", delta: "Hel" },
       { type: "text", delta: "lo" },
@@ -123,7 +118,7 @@ describe("createAiSdkDriver: errors", () => {
       responseBody: '{"error":"slow down"}',
     });
     const driver = failing(apiError);
-    for (const attempt of [() => driver.generate(hi), () => collect(driver.stream(hi))]) {
+    for (const attempt of [() => driver.generate(hi), () => collectAll(driver.stream(hi))]) {
       const error = await attempt().catch((e: unknown) => e);
       expect(isToolnexusError(error, "provider:http")).toBe(true);
       expect(error).toMatchObject({ status: 429, body: '{"error":"slow down"}' });

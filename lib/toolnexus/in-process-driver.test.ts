@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { isToolnexusError } from "./errors";
 import { createInProcessDriver, type InProcessPart } from "./in-process-driver";
-import type { Message, ModelInput, ModelStreamPart } from "./types";
+import { collectAll } from "./testing/collect-all";
+import type { Message, ModelInput } from "./types";
 
 const ask = (messages: Message[] = [{ role: "user", content: "hi" }]): ModelInput => ({
   model: "demo",
   messages,
   tools: [],
 });
-
-async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of parts) out.push(part);
-  return out;
-}
 
 describe("createInProcessDriver", () => {
   it("fills ids from the turn position, zero usage and a finish reason", async () => {
@@ -87,7 +82,7 @@ describe("createInProcessDriver", () => {
 
   it("streams a plain reply as one text delta followed by the turn", async () => {
     const driver = createInProcessDriver({ model: "demo", generate: () => ({ text: "Hello there" }) });
-    expect(await collect(driver.stream(ask()))).toEqual([
+    expect(await collectAll(driver.stream(ask()))).toEqual([
       { type: "text", delta: "Hello there" },
       {
         type: "turn",
@@ -110,7 +105,7 @@ describe("createInProcessDriver", () => {
       yield { type: "usage", usage: { promptTokens: 3, completionTokens: 5 } };
     }
     const driver = createInProcessDriver({ model: "demo", generate: () => parts() });
-    const streamed = await collect(driver.stream(ask()));
+    const streamed = await collectAll(driver.stream(ask()));
     expect(streamed).toEqual([
       { type: "text", delta: "Let " },
       { type: "text", delta: "me check" },

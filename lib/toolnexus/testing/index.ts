@@ -1,6 +1,7 @@
 // Test-only entry: kept apart from the library's main index so production bundles never pull
 // in node:http.
 
+export { collectAll } from "./collect-all";
 export {
   createStubLlmServer,
   type StubHandler,
