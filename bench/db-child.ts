@@ -55,8 +55,25 @@ export async function runDbChild<T>({
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
 }
 
+const cleanups: (() => Promise<void>)[] = [];
+let failing = false;
+
+// A top-level await that rejects arrives here too. Whatever the child created (a PostgreSQL
+// database, a temp directory) is removed before the process ends with the error.
+function failAfterCleanup(error: unknown): void {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (failing) return;
+  failing = true;
+  void Promise.allSettled(cleanups.map((cleanup) => cleanup())).finally(() => process.exit(1));
+}
+
 /** The child's side: its parameters, progress lines for the parent's log, and its one result. */
 export const childIo = {
+  /** Runs `cleanup` if the child fails; on success the child cleans up itself before `finish`. */
+  cleanUpOnFailure(cleanup: () => Promise<void>): void {
+    if (cleanups.length === 0) process.on("uncaughtException", failAfterCleanup);
+    cleanups.push(cleanup);
+  },
   params<T>(): T {
     return JSON.parse(process.env.BENCH_PARAMS ?? "null") as T;
   },

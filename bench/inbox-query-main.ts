@@ -33,6 +33,7 @@ export interface InboxQueryResult {
 
 const { provider, requests, iterations, warmup, keep } = childIo.params<InboxQueryParams>();
 const database = await openBenchDatabase(provider);
+childIo.cleanUpOnFailure(() => database.drop());
 childIo.progress(`${provider}: storing ${requests} requests`);
 const seedStarted = performance.now();
 const fixture = await seedInbox({ db: database.db, requests });

@@ -44,6 +44,7 @@ const collect = async () => {
 };
 
 const database = await openBenchDatabase("sqlite");
+childIo.cleanUpOnFailure(() => database.drop());
 const people = await seedBenchPeople({ db: database.db, threads: warmupRuns + runs });
 const bench = await startBenchEngine(database);
 let nextThread = 0;

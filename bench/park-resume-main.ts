@@ -28,6 +28,7 @@ export interface ParkResumeResult {
 const params = childIo.params<ParkResumeParams>();
 const { provider, iterations, warmup, concurrentCycles, concurrency } = params;
 const database = await openBenchDatabase(provider);
+childIo.cleanUpOnFailure(() => database.drop());
 const people = await seedBenchPeople({ db: database.db, threads: warmup + iterations + concurrentCycles });
 const bench = await startBenchEngine(database);
 let nextThread = 0;
