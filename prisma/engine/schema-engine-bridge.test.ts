@@ -24,11 +24,17 @@ function runPrisma(args: string[], databaseUrl: string): Promise<CliResult> {
   });
 }
 
-async function tableNames(database: TempDatabase): Promise<string[]> {
+const POSTGRES_CATALOG = {
+  table: "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+  view: "SELECT viewname AS name FROM pg_views WHERE schemaname = 'public'",
+} as const;
+
+/** The names of the tables or views in the database's public schema, sorted. */
+async function objectNames(database: TempDatabase, type: "table" | "view"): Promise<string[]> {
   if (database.provider === "sqlite") {
     const db = new Database(sqliteFileOf(database.url), { readonly: true });
     try {
-      const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = ?").all(type) as {
         name: string;
       }[];
       return rows.map((row) => row.name).sort();
@@ -39,33 +45,8 @@ async function tableNames(database: TempDatabase): Promise<string[]> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string }>(
-      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
-    );
+    const { rows } = await client.query<{ name: string }>(POSTGRES_CATALOG[type]);
     return rows.map((row) => row.name).sort();
-  } finally {
-    await client.end();
-  }
-}
-
-async function viewNames(database: TempDatabase): Promise<string[]> {
-  if (database.provider === "sqlite") {
-    const db = new Database(sqliteFileOf(database.url), { readonly: true });
-    try {
-      return (
-        db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[]
-      ).map((row) => row.name);
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(
-      "SELECT viewname AS name FROM pg_views WHERE schemaname = 'public'",
-    );
-    return rows.map((row) => row.name);
   } finally {
     await client.end();
   }
@@ -127,7 +108,7 @@ describe.each(["sqlite", "postgres"] as const)(
       const result = await runPrisma(["migrate", "deploy"], database.url);
       expect(result.stderr + result.stdout).toContain("All migrations have been successfully applied");
       expect(result.code).toBe(0);
-      expect(await tableNames(database)).toEqual(
+      expect(await objectNames(database, "table")).toEqual(
         expect.arrayContaining(["_prisma_migrations", "Request", "User"]),
       );
     });
@@ -137,7 +118,7 @@ describe.each(["sqlite", "postgres"] as const)(
       const result = await runPrisma(["migrate", "status"], pushed.url);
       expect(result.stdout).toContain("have not yet been applied");
       expect(result.code).toBe(1);
-      expect(await tableNames(pushed)).toEqual(["probe"]);
+      expect(await objectNames(pushed, "table")).toEqual(["probe"]);
       await execute(pushed, "DROP TABLE probe");
     });
 
@@ -179,16 +160,16 @@ describe.each(["sqlite", "postgres"] as const)(
       );
       const result = await runPrisma(["migrate", "reset", "--force"], database.url);
       expect(result.code).toBe(0);
-      const tables = await tableNames(database);
+      const tables = await objectNames(database, "table");
       expect(tables).not.toContain("Leftover");
-      expect(await viewNames(database)).toEqual([]);
+      expect(await objectNames(database, "view")).toEqual([]);
       expect(tables).toEqual(expect.arrayContaining(["_prisma_migrations", "Request", "User"]));
     });
 
     it("db push creates the schema on a new database", async () => {
       const result = await runPrisma(["db", "push"], pushed.url);
       expect(result.code).toBe(0);
-      const tables = await tableNames(pushed);
+      const tables = await objectNames(pushed, "table");
       expect(tables).toEqual(expect.arrayContaining(["Answer", "Event", "Request", "Run", "Thread", "User"]));
       expect(tables).not.toContain("_prisma_migrations");
     });
