@@ -3,7 +3,7 @@ import { verifyCheckpoint } from "./checkpoint";
 import { createClientFromDriver } from "./client-from-driver";
 import { defineTool } from "./define-tool";
 import { pending } from "./pending";
-import { RUN_MODES, resumeIn, runIn } from "./testing/run-modes";
+import { RUN_MODES, type RunMode, resumeIn, runIn } from "./testing/run-modes";
 import { createScriptedDriver } from "./testing/scripted-driver";
 import { createToolkit } from "./toolkit";
 import type { Checkpoint, ModelInput } from "./types";
@@ -23,18 +23,24 @@ function twoToolsThenText() {
   );
 }
 
+/** Runs one turn calling `a` (doing `runA`) and `b`, keeping every checkpoint the loop hands out. */
+async function runSavingCheckpoints(mode: RunMode, runA: () => unknown) {
+  const saved: Checkpoint[] = [];
+  const a = defineTool({ name: "a", description: "d", run: runA });
+  const b = defineTool({ name: "b", description: "d", run: () => "B" });
+  const toolkit = await createToolkit({ builtins: false, extraTools: [a, b] });
+  const { result } = await runIn(mode, createClientFromDriver(twoToolsThenText()), "go", {
+    toolkit,
+    onCheckpoint: (cp) => {
+      saved.push(cp);
+    },
+  });
+  return { saved, result };
+}
+
 describe.each(RUN_MODES)("safe points and crash recovery (%s)", (mode) => {
   it("hands a valid checkpoint to onCheckpoint after the model turn and after each tool result", async () => {
-    const saved: Checkpoint[] = [];
-    const a = defineTool({ name: "a", description: "d", run: () => "A" });
-    const b = defineTool({ name: "b", description: "d", run: () => "B" });
-    const toolkit = await createToolkit({ builtins: false, extraTools: [a, b] });
-    const { result } = await runIn(mode, createClientFromDriver(twoToolsThenText()), "go", {
-      toolkit,
-      onCheckpoint: (cp) => {
-        saved.push(cp);
-      },
-    });
+    const { saved, result } = await runSavingCheckpoints(mode, () => "A");
     expect(result.status).toBe("done");
     expect(saved).toHaveLength(3);
     for (const cp of saved) expect(verifyCheckpoint(JSON.parse(JSON.stringify(cp)))).toEqual(cp);
@@ -79,16 +85,7 @@ describe.each(RUN_MODES)("safe points and crash recovery (%s)", (mode) => {
   });
 
   it("gives the halt's checkpoint to onCheckpoint too", async () => {
-    const saved: Checkpoint[] = [];
-    const a = defineTool({ name: "a", description: "d", run: () => pending({ kind: "input", prompt: "?" }) });
-    const b = defineTool({ name: "b", description: "d", run: () => "B" });
-    const toolkit = await createToolkit({ builtins: false, extraTools: [a, b] });
-    const { result } = await runIn(mode, createClientFromDriver(twoToolsThenText()), "go", {
-      toolkit,
-      onCheckpoint: (cp) => {
-        saved.push(cp);
-      },
-    });
+    const { saved, result } = await runSavingCheckpoints(mode, () => pending({ kind: "input", prompt: "?" }));
     expect(result.status).toBe("pending");
     expect(saved.at(-1)).toEqual(result.checkpoint);
   });
