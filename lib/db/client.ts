@@ -7,6 +7,7 @@ import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
 import { resolveDatabaseUrl, sqliteFileOf } from "./database-url";
+import { recordDbProvider } from "./db-provider";
 
 /**
  * The typed database client. Both generated clients come from the same model and differ only in
@@ -60,11 +61,15 @@ export type CreateDbOptions = {
 export function createDb({ url, poolMax }: CreateDbOptions = {}): Db {
   const resolved = resolveDatabaseUrl(url ?? process.env.DATABASE_URL);
   if (resolved.provider === "sqlite") {
-    return new SqlitePrismaClient({ adapter: sqliteAdapterFactory(resolved.url) });
+    const db = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(resolved.url) });
+    recordDbProvider({ db, provider: "sqlite" });
+    return db;
   }
   const max = poolMax ?? (Number(process.env.DATABASE_POOL_MAX) || 10);
   const client = new PostgresPrismaClient({ adapter: postgresAdapterFactory(resolved.url, max) });
-  return client as unknown as Db;
+  const db = client as unknown as Db;
+  recordDbProvider({ db, provider: "postgres" });
+  return db;
 }
 
 type DbGlobal = typeof globalThis & { __toolnexusDb?: Db };

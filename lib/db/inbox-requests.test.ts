@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "@/lib/engine/testing/test-database";
+import { createTestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import type { Db } from "./client";
 import { type InboxQuery, listInboxRequests } from "./inbox-requests";
+import { insertInboxRequest } from "./testing/insert-inbox-request";
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -9,42 +10,8 @@ const alice = { id: "u-alice", role: "user" as const };
 const bob = { id: "u-bob", role: "user" as const };
 const rita = { id: "u-rita", role: "reviewer" as const };
 
-// Rows written straight into the table: these tests are about the query, not the engine.
-async function seedRequest(row: {
-  id: string;
-  ownerId: string;
-  kind: string;
-  audience: "owner" | "reviewers";
-  prompt: string;
-  minutesAgo: number;
-  expiresInMinutes?: number;
-  status?: string;
-}) {
-  const now = Date.UTC(2030, 0, 1, 12);
-  const thread = await db.thread.create({ data: { userId: row.ownerId } });
-  const run = await db.run.create({ data: { threadId: thread.id, userId: row.ownerId, model: "m" } });
-  const request = { id: `pnd-${row.id}`, kind: row.kind, prompt: row.prompt };
-  await db.request.create({
-    data: {
-      id: row.id,
-      requestId: request.id,
-      runId: run.id,
-      threadId: thread.id,
-      ownerId: row.ownerId,
-      toolCallId: "c1",
-      toolName: "tool",
-      args: {},
-      kind: row.kind,
-      prompt: row.prompt,
-      payload: request,
-      audience: row.audience,
-      status: row.status ?? "open",
-      createdAt: new Date(now - row.minutesAgo * 60_000),
-      ...(row.expiresInMinutes === undefined
-        ? {}
-        : { expiresAt: new Date(now + row.expiresInMinutes * 60_000) }),
-    },
-  });
+function seedRequest(row: Parameters<typeof insertInboxRequest>[0]["row"]) {
+  return insertInboxRequest({ db, row });
 }
 
 function query(viewer: InboxQuery["viewer"], patch: Partial<InboxQuery> = {}): InboxQuery {
@@ -55,59 +22,61 @@ async function ids(q: InboxQuery): Promise<string[]> {
   return (await listInboxRequests({ db, query: q })).rows.map((row) => row.id);
 }
 
-beforeAll(async () => {
-  ({ db, drop: cleanup } = await createTestDatabase("sqlite"));
-  await db.user.create({ data: { id: alice.id, name: "Alice", email: "alice@example.test" } });
-  await db.user.create({ data: { id: bob.id, name: null, email: "bob@example.test" } });
-  await db.user.create({ data: { id: rita.id, name: "Rita", role: "reviewer", email: "rita@example.test" } });
-  await seedRequest({
-    id: "a-deploy",
-    ownerId: alice.id,
-    kind: "approval",
-    audience: "reviewers",
-    prompt: "Deploy web",
-    minutesAgo: 30,
-    expiresInMinutes: 600,
+describe.each<TestProvider>(["sqlite", "postgres"])("listInboxRequests on %s", (provider) => {
+  beforeAll(async () => {
+    ({ db, drop: cleanup } = await createTestDatabase(provider));
+    await db.user.create({ data: { id: alice.id, name: "Alice", email: "alice@example.test" } });
+    await db.user.create({ data: { id: bob.id, name: null, email: "bob@example.test" } });
+    await db.user.create({
+      data: { id: rita.id, name: "Rita", role: "reviewer", email: "rita@example.test" },
+    });
+    await seedRequest({
+      id: "a-deploy",
+      ownerId: alice.id,
+      kind: "approval",
+      audience: "reviewers",
+      prompt: "Deploy web",
+      minutesAgo: 30,
+      expiresInMinutes: 600,
+    });
+    await seedRequest({
+      id: "a-flight",
+      ownerId: alice.id,
+      kind: "input",
+      audience: "owner",
+      prompt: "Flight details",
+      minutesAgo: 20,
+      expiresInMinutes: 60,
+    });
+    await seedRequest({
+      id: "b-refund",
+      ownerId: bob.id,
+      kind: "approval",
+      audience: "reviewers",
+      prompt: "Refund order 9",
+      minutesAgo: 10,
+    });
+    await seedRequest({
+      id: "b-question",
+      ownerId: bob.id,
+      kind: "question",
+      audience: "owner",
+      prompt: "Favourite colour?",
+      minutesAgo: 5,
+      expiresInMinutes: 5,
+    });
+    await seedRequest({
+      id: "b-old",
+      ownerId: bob.id,
+      kind: "approval",
+      audience: "reviewers",
+      prompt: "Deploy api",
+      minutesAgo: 90,
+      status: "answered",
+    });
   });
-  await seedRequest({
-    id: "a-flight",
-    ownerId: alice.id,
-    kind: "input",
-    audience: "owner",
-    prompt: "Flight details",
-    minutesAgo: 20,
-    expiresInMinutes: 60,
-  });
-  await seedRequest({
-    id: "b-refund",
-    ownerId: bob.id,
-    kind: "approval",
-    audience: "reviewers",
-    prompt: "Refund order 9",
-    minutesAgo: 10,
-  });
-  await seedRequest({
-    id: "b-question",
-    ownerId: bob.id,
-    kind: "question",
-    audience: "owner",
-    prompt: "Favourite colour?",
-    minutesAgo: 5,
-    expiresInMinutes: 5,
-  });
-  await seedRequest({
-    id: "b-old",
-    ownerId: bob.id,
-    kind: "approval",
-    audience: "reviewers",
-    prompt: "Deploy api",
-    minutesAgo: 90,
-    status: "answered",
-  });
-});
-afterAll(() => cleanup());
+  afterAll(() => cleanup());
 
-describe("listInboxRequests", () => {
   it("shows users their own requests only", async () => {
     expect(await ids(query(alice))).toEqual(["a-flight", "a-deploy"]);
     expect(await ids(query(bob))).toEqual(["b-question", "b-refund"]);
@@ -125,6 +94,17 @@ describe("listInboxRequests", () => {
     expect(await ids(query(rita, { status: "answered" }))).toEqual(["b-old"]);
     expect(await ids(query(rita, { search: "Deploy" }))).toEqual(["a-deploy"]);
     expect(await ids(query(alice, { search: "nothing like this" }))).toEqual([]);
+  });
+
+  it("searches prompts ignoring case on either database", async () => {
+    expect(await ids(query(rita, { search: "deploy" }))).toEqual(["a-deploy"]);
+    expect(await ids(query(rita, { search: "REFUND ORDER" }))).toEqual(["b-refund"]);
+    expect(await ids(query(bob, { search: "fAvOuRiTe" }))).toEqual(["b-question"]);
+    const result = await listInboxRequests({
+      db,
+      query: query(rita, { search: "DEPLOY", status: "answered" }),
+    });
+    expect([result.rows.map((row) => row.id), result.total]).toEqual([["b-old"], 1]);
   });
 
   it("sorts by age either way, and by expiry with undated requests last", async () => {

@@ -1,11 +1,12 @@
 import type { Audience, RequestState } from "@/lib/engine/event-types";
+import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
 
 export interface InboxQuery {
   viewer: { id: string; role: "user" | "reviewer" | "admin" };
   kind?: string;
   status: RequestState;
-  /** Case-insensitive for ASCII on SQLite, case-sensitive on PostgreSQL. */
+  /** Case-insensitive on both databases (PostgreSQL also folds non-ASCII letters; SQLite only ASCII). */
   search?: string;
   sort: "newest" | "oldest" | "expiry";
   page: number;
@@ -25,16 +26,67 @@ export interface InboxRow {
   ownerName: string | null;
 }
 
+// id breaks ties so that every sort is a total order: the reviewer's page is merged from two
+// queries and must come out the same however the rows are split between them.
 const ORDER = {
   newest: [{ createdAt: "desc" }, { id: "desc" }],
   oldest: [{ createdAt: "asc" }, { id: "asc" }],
-  expiry: [{ expiresAt: { sort: "asc", nulls: "last" } }, { createdAt: "asc" }],
+  expiry: [{ expiresAt: { sort: "asc", nulls: "last" } }, { createdAt: "asc" }, { id: "asc" }],
 } as const;
+
+const SELECT = {
+  id: true,
+  kind: true,
+  prompt: true,
+  toolName: true,
+  audience: true,
+  status: true,
+  createdAt: true,
+  expiresAt: true,
+  ownerId: true,
+  owner: { select: { name: true, email: true } },
+} as const;
+
+type Where = { status: string; ownerId?: string; audience?: string | { not: string }; kind?: string };
+type Found = Awaited<ReturnType<typeof findPage>>[number];
+
+function findPage(db: DbClient, where: Where, sort: InboxQuery["sort"], skip: number, take: number) {
+  return db.request.findMany({ where, orderBy: [...ORDER[sort]], skip, take, select: SELECT });
+}
+
+/** Negative when `a` comes first in the inbox's `sort` order. */
+function compareRows(a: Found, b: Found, sort: InboxQuery["sort"]): number {
+  const byId = a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  const byCreated = a.createdAt.getTime() - b.createdAt.getTime() || byId;
+  if (sort === "newest") return -byCreated;
+  if (sort === "oldest") return byCreated;
+  if (a.expiresAt === null || b.expiresAt === null) {
+    if (a.expiresAt !== b.expiresAt) return a.expiresAt === null ? 1 : -1;
+    return byCreated;
+  }
+  return a.expiresAt.getTime() - b.expiresAt.getTime() || byCreated;
+}
+
+// A two-way merge rather than a sort: the merged prefix depends only on the two prefixes, so
+// consecutive pages never skip or repeat a row even where the database orders ties differently.
+function mergeRows(left: Found[], right: Found[], sort: InboxQuery["sort"]): Found[] {
+  const merged: Found[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    merged.push(compareRows(left[i]!, right[j]!, sort) <= 0 ? left[i++]! : right[j++]!);
+  }
+  return merged.concat(left.slice(i), right.slice(j));
+}
 
 /**
  * One page of the inbox. Reviewers (and admins) see every approval plus their own requests;
- * users see their own. Filters use the `(status, audience, kind, createdAt)` and
- * `(ownerId, status, createdAt)` indexes.
+ * users see their own. A reviewer's page is two queries merged here, the reviewers' requests
+ * and the viewer's own other ones, because each half then reads its rows in page order from
+ * an index (`(status, audience, createdAt, id)`, with `kind` or `expiresAt` inserted for that
+ * filter or sort; `(ownerId, status, createdAt)`), where one query over their union made the
+ * database gather every open request and sort them. Each half returns its first
+ * `page * pageSize` rows, so deep pages cost more; the inbox's first pages are what matter.
  */
 export async function listInboxRequests({
   db,
@@ -43,51 +95,53 @@ export async function listInboxRequests({
   db: DbClient;
   query: InboxQuery;
 }): Promise<{ rows: InboxRow[]; total: number }> {
-  const { viewer } = query;
-  const visible =
-    viewer.role === "user"
-      ? { ownerId: viewer.id }
-      : { OR: [{ audience: "reviewers" }, { ownerId: viewer.id }] };
-  const where = {
-    ...visible,
+  const { viewer, sort, page, pageSize } = query;
+  const filters = {
     status: query.status,
     ...(query.kind ? { kind: query.kind } : {}),
-    ...(query.search ? { prompt: { contains: query.search } } : {}),
+    ...(query.search ? { prompt: promptContains(db, query.search) } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db.request.findMany({
-      where,
-      orderBy: [...ORDER[query.sort]],
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-      select: {
-        id: true,
-        kind: true,
-        prompt: true,
-        toolName: true,
-        audience: true,
-        status: true,
-        createdAt: true,
-        expiresAt: true,
-        ownerId: true,
-        owner: { select: { name: true, email: true } },
-      },
-    }),
-    db.request.count({ where }),
-  ]);
+  let found: Found[];
+  let total: number;
+  if (viewer.role === "user") {
+    const where = { ...filters, ownerId: viewer.id };
+    [found, total] = await Promise.all([
+      findPage(db, where, sort, (page - 1) * pageSize, pageSize),
+      db.request.count({ where }),
+    ]);
+  } else {
+    const reviewers = { ...filters, audience: "reviewers" };
+    const own = { ...filters, ownerId: viewer.id, audience: { not: "reviewers" } };
+    const [shared, mine, sharedCount, mineCount] = await Promise.all([
+      findPage(db, reviewers, sort, 0, page * pageSize),
+      findPage(db, own, sort, 0, page * pageSize),
+      db.request.count({ where: reviewers }),
+      db.request.count({ where: own }),
+    ]);
+    found = mergeRows(shared, mine, sort).slice((page - 1) * pageSize, page * pageSize);
+    total = sharedCount + mineCount;
+  }
+  return { total, rows: found.map(toInboxRow) };
+}
+
+/** `contains`, ignoring case on both databases: SQLite's LIKE already does, PostgreSQL needs `mode`. */
+function promptContains(db: DbClient, text: string): { contains: string } {
+  if (getDbProvider({ db }) === "sqlite") return { contains: text };
+  // The SQLite client's types, which Db uses for both, have no `mode`; PostgreSQL's client takes it.
+  return { contains: text, mode: "insensitive" } as { contains: string };
+}
+
+function toInboxRow(row: Found): InboxRow {
   return {
-    total,
-    rows: rows.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      prompt: row.prompt,
-      toolName: row.toolName,
-      audience: row.audience as Audience,
-      status: row.status as RequestState,
-      createdAt: row.createdAt.toISOString(),
-      expiresAt: row.expiresAt?.toISOString() ?? null,
-      ownerId: row.ownerId,
-      ownerName: row.owner.name ?? row.owner.email,
-    })),
+    id: row.id,
+    kind: row.kind,
+    prompt: row.prompt,
+    toolName: row.toolName,
+    audience: row.audience as Audience,
+    status: row.status as RequestState,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    ownerId: row.ownerId,
+    ownerName: row.owner.name ?? row.owner.email,
   };
 }

@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
+import { getDbProvider } from "./db-provider";
+
+const databases: TestDatabase[] = [];
+beforeAll(async () => {
+  databases.push(await createTestDatabase("sqlite"), await createTestDatabase("postgres"));
+});
+afterAll(() => Promise.all(databases.map((database) => database.drop())));
+
+describe("getDbProvider", () => {
+  it("tells a SQLite client from a PostgreSQL one", () => {
+    expect(databases.map((database) => getDbProvider({ db: database.db }))).toEqual(["sqlite", "postgres"]);
+    expect(databases.map((database) => getDbProvider({ db: database.connect() }))).toEqual([
+      "sqlite",
+      "postgres",
+    ]);
+  });
+
+  it("refuses anything else", () => {
+    expect(() => getDbProvider({ db: {} as never })).toThrow(/createDb/);
+  });
+});
