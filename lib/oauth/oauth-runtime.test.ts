@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,7 +26,12 @@ describe("OAuth runtime", () => {
     const demo = loadOAuthRuntime({ env: { TOOLNEXUS_DEMO: "1", PORT: "3999" }, dataDir });
     expect([...demo.registry.keys()]).toEqual(["demo"]);
     expect(demo.appUrl).toBe("http://localhost:3999");
-    expect(demo.keys.encryption).toHaveLength(32);
-    expect(demo.keys).toBe(demo.keys);
+    const first = demo.keys;
+    expect(first.encryption).toHaveLength(32);
+    // Read once per runtime, and kept on disk: a restart decrypts what was stored before it.
+    expect(demo.keys).toBe(first);
+    const restarted = loadOAuthRuntime({ env: { TOOLNEXUS_DEMO: "1", PORT: "3999" }, dataDir });
+    expect(restarted.keys.encryption.equals(first.encryption)).toBe(true);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
