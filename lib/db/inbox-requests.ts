@@ -83,10 +83,11 @@ function mergeRows(left: Found[], right: Found[], sort: InboxQuery["sort"]): Fou
  * One page of the inbox. Reviewers (and admins) see every approval plus their own requests;
  * users see their own. A reviewer's page is two queries merged here, the reviewers' requests
  * and the viewer's own other ones, because each half then reads its rows in page order from
- * an index (`(status, audience, createdAt, id)`, with `kind` or `expiresAt` inserted for that
- * filter or sort; `(ownerId, status, createdAt)`), where one query over their union made the
- * database gather every open request and sort them. Each half returns its first
- * `page * pageSize` rows, so deep pages cost more; the inbox's first pages are what matter.
+ * an index, where one query over their union made the database gather every open request and
+ * sort them. Indexes: `(status, audience, createdAt, id)`, the same with `kind` or `expiresAt`
+ * before `createdAt`, and `(ownerId, status, createdAt)` / `(ownerId, status, expiresAt,
+ * createdAt, id)`. Each half returns its first `page * pageSize` rows, so deep pages cost more;
+ * the inbox's first pages are what matter.
  */
 export async function listInboxRequests({
   db,
