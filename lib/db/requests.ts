@@ -155,7 +155,10 @@ export async function claimRequest({
   runId?: string;
   threadId?: string;
   resolution: Resolution;
-}): Promise<{ claimed: false } | { claimed: true; runId: string; events: ThreadEvent[] }> {
+}): Promise<
+  | { claimed: false }
+  | { claimed: true; runId: string; events: ThreadEvent[]; resolvedAt: Date; answeredAt: Date }
+> {
   return db.$transaction(async (tx) => {
     const now = new Date();
     const claim = await tx.request.updateMany({
@@ -171,14 +174,8 @@ export async function claimRequest({
       resolution.status === "answered"
         ? resolution.answer
         : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
-    const events = await recordResolution({
-      tx,
-      id,
-      ...owner,
-      answer,
-      resolution,
-    });
-    return { claimed: true as const, runId: owner.runId, events };
+    const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
+    return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt };
   }, engineTransaction);
 }
 
@@ -196,8 +193,8 @@ async function recordResolution({
   runId: string;
   answer: Omit<Answer, "id">;
   resolution: Resolution;
-}): Promise<ThreadEvent[]> {
-  await tx.answer.create({
+}): Promise<{ events: ThreadEvent[]; answeredAt: Date }> {
+  const row = await tx.answer.create({
     data: {
       requestRowId: id,
       actorId: resolution.actorId,
@@ -205,6 +202,7 @@ async function recordResolution({
       ...(answer.data ? { data: toJson(answer.data) } : {}),
       reason: answer.reason ?? null,
     },
+    select: { createdAt: true },
   });
   await recordAuditEntry({
     tx,
@@ -214,7 +212,7 @@ async function recordResolution({
     targetId: id,
     detail: { ok: answer.ok, ...(answer.reason ? { reason: answer.reason } : {}) },
   });
-  return appendEvents({
+  const events = await appendEvents({
     tx,
     threadId,
     runId,
@@ -229,6 +227,7 @@ async function recordResolution({
       },
     ],
   });
+  return { events, answeredAt: row.createdAt };
 }
 
 /** Inside a cancel: every open request of the run is answered "cancelled" by the system. */
@@ -251,16 +250,15 @@ export async function cancelOpenRequestsByRun({
       data: { status: "cancelled", resolvedAt: new Date() },
     });
     if (claim.count !== 1) continue;
-    events.push(
-      ...(await recordResolution({
-        tx,
-        id,
-        threadId,
-        runId,
-        answer: { ok: false, reason: "cancelled" },
-        resolution: { status: "cancelled", actorId },
-      })),
-    );
+    const recorded = await recordResolution({
+      tx,
+      id,
+      threadId,
+      runId,
+      answer: { ok: false, reason: "cancelled" },
+      resolution: { status: "cancelled", actorId },
+    });
+    events.push(...recorded.events);
   }
   return events;
 }

@@ -98,8 +98,8 @@ export async function answerRequest(
     request: {
       ...request,
       status: "answered",
-      resolvedAt: new Date().toISOString(),
-      answer: { actorId: actor.id, ...stored, createdAt: new Date().toISOString() },
+      resolvedAt: claim.resolvedAt.toISOString(),
+      answer: { actorId: actor.id, ...stored, createdAt: claim.answeredAt.toISOString() },
     },
   };
 }

@@ -42,6 +42,12 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
       actor: people.owner,
     });
     expect(request.status).toBe("answered");
+    // What the caller gets back is what was stored, not a clock read of its own.
+    const stored = await second.readRequest({ requestId: request.id, actor: people.owner });
+    expect([request.resolvedAt, request.answer?.createdAt]).toEqual([
+      stored.resolvedAt,
+      stored.answer?.createdAt,
+    ]);
     await second.idle();
 
     const done = await readRunState(database.db, runId);
