@@ -1,5 +1,5 @@
 import "server-only";
-import type { Audience, RunState, ThreadEvent } from "@/lib/engine/event-types";
+import type { Audience, EventBody, RunState, ThreadEvent } from "@/lib/engine/event-types";
 import type { Checkpoint, Message, Request, Usage } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
@@ -105,7 +105,10 @@ const usageColumns = (usage: Usage) => ({
   totalTokens: usage.totalTokens,
 });
 
-/** Stores a safe point; false when this process no longer holds the run (lease lost, cancelled). */
+/**
+ * Stores a safe point, with the run's events that led up to it; null when this process no
+ * longer holds the run (lease lost, cancelled), and then the events are dropped too.
+ */
 export async function saveRunCheckpoint({
   db,
   runId,
@@ -114,6 +117,7 @@ export async function saveRunCheckpoint({
   leaseExpiresAt,
   checkpoint,
   withMessages,
+  bodies = [],
 }: {
   db: DbClient;
   runId: string;
@@ -123,7 +127,8 @@ export async function saveRunCheckpoint({
   checkpoint: Checkpoint;
   /** Set when the transcript grew since the last safe point. */
   withMessages: boolean;
-}): Promise<boolean> {
+  bodies?: EventBody[];
+}): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
     const held = await tx.run.updateMany({
       where: { id: runId, status: "running", leaseOwner },
@@ -134,9 +139,9 @@ export async function saveRunCheckpoint({
         ...usageColumns(checkpoint.usage),
       },
     });
-    if (held.count !== 1) return false;
+    if (held.count !== 1) return null;
     if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
-    return true;
+    return appendEvents({ tx, threadId, runId, bodies });
   }, engineTransaction);
 }
 
@@ -160,8 +165,9 @@ export interface Suspension {
 
 /**
  * Parks a halted run in one transaction: run → pending with its checkpoint, one request row
- * per suspension not already parked, the transcript, and the `pending` event listing every
- * open request of the halted turn. Returns null when this process no longer holds the run.
+ * per suspension not already parked, the transcript, the run's events not yet stored (`bodies`)
+ * and then the `pending` event listing every open request of the halted turn. Returns null when
+ * this process no longer holds the run.
  */
 export async function parkRun({
   db,
@@ -172,6 +178,7 @@ export async function parkRun({
   checkpoint,
   suspensions,
   withMessages = true,
+  bodies = [],
 }: {
   db: DbClient;
   runId: string;
@@ -182,6 +189,8 @@ export async function parkRun({
   suspensions: Suspension[];
   /** False when the checkpoint's transcript is already stored. */
   withMessages?: boolean;
+  /** Events of the halting turn still to be stored; they go before `pending`. */
+  bodies?: EventBody[];
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
     const held = await tx.run.updateMany({
@@ -234,7 +243,7 @@ export async function parkRun({
       tx,
       threadId,
       runId,
-      bodies: [{ type: "pending", requests: open.map(toRequestView) }],
+      bodies: [...bodies, { type: "pending", requests: open.map(toRequestView) }],
     });
   }, engineTransaction);
 }

@@ -102,20 +102,24 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
   let savedDigest = start.kind === "resume" ? start.checkpoint.digest : "";
   const onCheckpoint = async (checkpoint: Checkpoint) => {
     lastCheckpoint = checkpoint;
-    await writer.flush();
     // The last call of a turn to settle and the halt that follows report the same state.
     if (checkpoint.digest === savedDigest) return;
     // Every call settled and one is waiting: the loop halts next, and parking stores this very
-    // state in its own transaction, so a write here would only slow the park down.
+    // state and the events before it in one transaction, so a write here would only slow it.
     if (isHalting(checkpoint)) return;
-    const held = await saveRunCheckpoint({
-      db,
-      runId,
-      threadId,
-      leaseOwner: instanceId,
-      leaseExpiresAt: new Date(Date.now() + leaseMs),
-      checkpoint,
-      withMessages: checkpoint.messages.length > storedMessages,
+    const withMessages = checkpoint.messages.length > storedMessages;
+    const held = await writer.storeWith(async (bodies) => {
+      const events = await saveRunCheckpoint({
+        db,
+        runId,
+        threadId,
+        leaseOwner: instanceId,
+        leaseExpiresAt: new Date(Date.now() + leaseMs),
+        checkpoint,
+        withMessages,
+        bodies,
+      });
+      return { events: events ?? [], result: events !== null };
     });
     if (!held) {
       stop.abort();
@@ -138,11 +142,10 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
         : client.resumeStream(start.checkpoint, start.answers, options);
     let result: RunResult | undefined;
     for await (const event of events) result = forward(writer, event) ?? result;
-    await writer.flush();
     if (!result) throw new Error("the run ended without a result");
     if (result.status === "pending") {
-      await park(deps, segment, result, result.checkpoint!.messages.length > storedMessages);
-    } else await finish(deps, segment, result);
+      await park(deps, segment, writer, result, result.checkpoint!.messages.length > storedMessages);
+    } else await finish(deps, segment, writer, result);
   } catch (error) {
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
@@ -174,6 +177,7 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
 async function park(
   deps: DriveDeps,
   segment: Segment,
+  writer: EventWriter,
   result: RunResult,
   withMessages: boolean,
 ): Promise<void> {
@@ -190,31 +194,36 @@ async function park(
       audience: deps.policy.audienceFor(request.kind),
     });
   }
-  const events = await parkRun({
-    db: deps.db,
-    runId: segment.runId,
-    threadId: segment.threadId,
-    ownerId: segment.userId,
-    leaseOwner: deps.instanceId,
-    checkpoint,
-    suspensions,
-    withMessages,
+  await writer.storeWith(async (bodies) => {
+    const events = await parkRun({
+      db: deps.db,
+      runId: segment.runId,
+      threadId: segment.threadId,
+      ownerId: segment.userId,
+      leaseOwner: deps.instanceId,
+      checkpoint,
+      suspensions,
+      withMessages,
+      bodies,
+    });
+    return { events: events ?? [], result: undefined };
   });
-  if (events) await publishAll(deps.bus, events);
 }
 
-async function finish(deps: DriveDeps, segment: Segment, result: RunResult): Promise<void> {
+async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, result: RunResult) {
   const status = result.status === "done" ? "done" : "incomplete";
-  const events = await finishRun({
-    db: deps.db,
-    runId: segment.runId,
-    threadId: segment.threadId,
-    leaseOwner: deps.instanceId,
-    status,
-    messages: result.messages,
-    usage: result.usage,
-    turns: result.turns,
-    bodies: [{ type: "run_finished", status, text: result.text }],
+  await writer.storeWith(async (bodies) => {
+    const events = await finishRun({
+      db: deps.db,
+      runId: segment.runId,
+      threadId: segment.threadId,
+      leaseOwner: deps.instanceId,
+      status,
+      messages: result.messages,
+      usage: result.usage,
+      turns: result.turns,
+      bodies: [...bodies, { type: "run_finished", status, text: result.text }],
+    });
+    return { events: events ?? [], result: undefined };
   });
-  if (events) await publishAll(deps.bus, events);
 }

@@ -4,9 +4,11 @@ import type { EventBus } from "./event-bus";
 import type { EventBody, ThreadEvent } from "./event-types";
 
 /**
- * Appends a run's events in order, one transaction at a time. Assistant text arrives a few
- * characters per delta; it is gathered for `textFlushMs` into one event so a long answer costs
- * a handful of rows, yet the chat still sees it grow live.
+ * Appends a run's events in order, one transaction at a time. Events are gathered for
+ * `textFlushMs` (assistant text arrives a few characters per delta) so a long answer costs a
+ * handful of rows, yet the chat still sees it grow live. A safe point, a park or a finish takes
+ * whatever is still gathered into its own transaction (`storeWith`), so the events that lead up
+ * to it cost no transaction of their own.
  */
 export function createEventWriter({
   db,
@@ -25,11 +27,25 @@ export function createEventWriter({
   textFlushMs: number;
 }) {
   let chain: Promise<void> = Promise.resolve();
+  let queued: EventBody[] = [];
   let text = "";
   let timer: NodeJS.Timeout | undefined;
   let failure: unknown;
 
-  const enqueue = (bodies: EventBody[]) => {
+  /** Stops the timer and hands over everything gathered so far, text last. */
+  const takeQueued = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (text !== "") queued.push({ type: "text", delta: text });
+    text = "";
+    const bodies = queued;
+    queued = [];
+    return bodies;
+  };
+
+  const write = () => {
+    const bodies = takeQueued();
+    if (bodies.length === 0) return;
     chain = chain.then(async () => {
       if (failure) return;
       try {
@@ -41,29 +57,55 @@ export function createEventWriter({
     });
   };
 
-  const takeText = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (text === "") return;
-    const delta = text;
-    text = "";
-    enqueue([{ type: "text", delta }]);
+  const later = () => {
+    timer ??= setTimeout(write, textFlushMs);
   };
 
   return {
     text(delta: string) {
       text += delta;
-      timer ??= setTimeout(takeText, textFlushMs);
+      later();
     },
     push(body: EventBody) {
-      takeText();
-      enqueue([body]);
+      // Text gathered before this event comes before it in the log.
+      if (text !== "") queued.push({ type: "text", delta: text });
+      text = "";
+      queued.push(body);
+      later();
     },
     /** Waits until everything pushed so far is stored; rethrows a storage failure. */
     async flush() {
-      takeText();
+      write();
       await chain;
       if (failure) throw failure;
+    },
+    /**
+     * Runs `store` after the writes already under way, handing it the events not yet written:
+     * it stores them in its own transaction, ahead of its own events, and returns every event
+     * it stored (published here, in log order). Bodies it drops (the run is no longer ours)
+     * are gone, as they would be for a plain write; if it throws, they are queued again.
+     */
+    storeWith<T>(store: (bodies: EventBody[]) => Promise<{ events: ThreadEvent[]; result: T }>): Promise<T> {
+      const bodies = takeQueued();
+      const step = chain.then(async () => {
+        if (failure) throw failure;
+        let stored: { events: ThreadEvent[]; result: T };
+        try {
+          stored = await store(bodies);
+        } catch (error) {
+          // Rolled back: the events were not stored, and a later write still owes them.
+          queued = [...bodies, ...queued];
+          throw error;
+        }
+        const { events, result } = stored;
+        await publishAll(bus, events);
+        return result;
+      });
+      chain = step.then(
+        () => {},
+        () => {},
+      );
+      return step;
     },
   };
 }
