@@ -106,16 +106,6 @@ export async function listRequestsByWireIds({
   return new Map(rows.map((row) => [row.requestId, toStoredRequest(row)]));
 }
 
-export async function countOpenRequestsByRun({
-  db,
-  runId,
-}: {
-  db: DbClient;
-  runId: string;
-}): Promise<number> {
-  return db.request.count({ where: { runId, status: "open" } });
-}
-
 export async function listDueRequests({
   db,
   now,

@@ -1,13 +1,14 @@
 import "server-only";
 import type { DbClient } from "./db-types";
+import { type StoredRun, toStoredRun } from "./runs";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
 // change of hands is one conditional update, so two processes can never both own a run.
 
 /**
- * Takes a parked run back to running; exactly one caller wins. Callers check first that no
- * request of the run is open: nothing can open one while the run is parked, and whoever
- * resolves the last one sees zero after its own commit, so no run is left behind.
+ * Takes a parked run back to running once none of its requests is open, and returns it as
+ * claimed; exactly one caller wins. Nothing can open a request while the run is parked, and
+ * whoever resolves the last one calls this after its own commit, so no run is left behind.
  */
 export async function claimParkedRun({
   db,
@@ -19,12 +20,12 @@ export async function claimParkedRun({
   runId: string;
   leaseOwner: string;
   leaseExpiresAt: Date;
-}): Promise<boolean> {
-  const claim = await db.run.updateMany({
-    where: { id: runId, status: "pending" },
+}): Promise<StoredRun | null> {
+  const [row] = await db.run.updateManyAndReturn({
+    where: { id: runId, status: "pending", requests: { none: { status: "open" } } },
     data: { status: "running", leaseOwner, leaseExpiresAt, version: { increment: 1 } },
   });
-  return claim.count === 1;
+  return row ? toStoredRun(row) : null;
 }
 
 /** Takes over a running run whose owner stopped renewing its lease (crashed or stalled). */

@@ -20,9 +20,19 @@ export interface StoredRun {
   error: string | null;
 }
 
-export async function getRunById({ db, runId }: { db: DbClient; runId: string }): Promise<StoredRun | null> {
-  const row = await db.run.findUnique({ where: { id: runId } });
-  if (!row) return null;
+interface RunRow {
+  id: string;
+  threadId: string;
+  userId: string;
+  status: string;
+  model: string;
+  checkpoint: unknown;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  error: string | null;
+}
+
+export function toStoredRun(row: RunRow): StoredRun {
   return {
     id: row.id,
     threadId: row.threadId,
@@ -34,6 +44,11 @@ export async function getRunById({ db, runId }: { db: DbClient; runId: string })
     leaseExpiresAt: row.leaseExpiresAt,
     error: row.error,
   };
+}
+
+export async function getRunById({ db, runId }: { db: DbClient; runId: string }): Promise<StoredRun | null> {
+  const row = await db.run.findUnique({ where: { id: runId } });
+  return row ? toStoredRun(row) : null;
 }
 
 /** A thread runs one thing at a time: its transcript is a single line of turns. */

@@ -1,6 +1,6 @@
 import { getRunPromptByRunId, listMessagesByThread } from "@/lib/db/messages";
 import { listRequestsByWireIds } from "@/lib/db/requests";
-import { getRunById } from "@/lib/db/runs";
+import { getRunById, type StoredRun } from "@/lib/db/runs";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { DriveDeps, Segment } from "./drive-run";
 
@@ -13,8 +13,10 @@ export async function prepareContinuation(
   deps: DriveDeps,
   runId: string,
   signal: AbortSignal,
+  /** The run as its claim returned it, which saves reading it again. */
+  claimed?: StoredRun,
 ): Promise<Segment | null> {
-  const run = await getRunById({ db: deps.db, runId });
+  const run = claimed ?? (await getRunById({ db: deps.db, runId }));
   if (run?.status !== "running" || run.leaseOwner !== deps.instanceId) return null;
   const base = { runId, threadId: run.threadId, userId: run.userId, signal };
   if (!run.checkpoint) {

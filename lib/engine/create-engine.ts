@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listEventsAfterSeq } from "@/lib/db/events";
-import { countOpenRequestsByRun, getRequestById, listDueRequests } from "@/lib/db/requests";
+import { getRequestById, listDueRequests } from "@/lib/db/requests";
 import { cancelRunById } from "@/lib/db/run-endings";
 import {
   claimLapsedRun,
@@ -9,7 +9,7 @@ import {
   releaseRunLeases,
   renewRunLeases,
 } from "@/lib/db/run-leases";
-import { createRun, getRunById, getThreadOwnerById } from "@/lib/db/runs";
+import { createRun, getRunById, getThreadOwnerById, type StoredRun } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { createAnswerPolicy } from "./answer-policy";
 import { type AnswerDeps, answerRequest, expireRequest, isDue } from "./answer-request";
@@ -92,16 +92,15 @@ export function createEngine(options: EngineOptions): Engine {
     );
   };
 
-  const continueRun = (runId: string) => launch(runId, (signal) => prepareContinuation(deps, runId, signal));
+  const continueRun = (runId: string, claimed?: StoredRun) =>
+    launch(runId, (signal) => prepareContinuation(deps, runId, signal, claimed));
 
   const resumeWhenReady = (runId: string) => {
     if (stopping) return;
     track(
       (async () => {
-        if ((await countOpenRequestsByRun({ db, runId })) > 0) return;
-        if (await claimParkedRun({ db, runId, leaseOwner: instanceId, leaseExpiresAt: leaseUntil() })) {
-          continueRun(runId);
-        }
+        const claimed = await claimParkedRun({ db, runId, leaseOwner: instanceId, leaseExpiresAt: leaseUntil() });
+        if (claimed) continueRun(runId, claimed);
       })(),
     );
   };
