@@ -1,6 +1,6 @@
 import type { DbClient } from "./db-types";
 
-// Queries behind the chat pages: a user's threads, and where a run starts in its thread's log.
+// Queries behind the chat pages: a user's threads.
 
 export interface ThreadSummary {
   id: string;
@@ -69,10 +69,4 @@ export async function setThreadTitleIfEmpty({
   title: string;
 }): Promise<void> {
   await db.thread.updateMany({ where: { id: threadId, title: "" }, data: { title } });
-}
-
-/** The seq of a run's first event in its thread's log, or null when it has none yet. */
-export async function getFirstEventSeqByRun({ db, runId }: { db: DbClient; runId: string }) {
-  const row = await db.event.findFirst({ where: { runId }, orderBy: { seq: "asc" }, select: { seq: true } });
-  return row?.seq ?? null;
 }

@@ -88,6 +88,12 @@ export async function listEventsAfterSeq({
   return rows.map(toThreadEvent);
 }
 
+/** The seq of a run's first event in its thread's log, or null when it has none yet. */
+export async function getFirstEventSeqByRun({ db, runId }: { db: DbClient; runId: string }) {
+  const row = await db.event.findFirst({ where: { runId }, orderBy: { seq: "asc" }, select: { seq: true } });
+  return row?.seq ?? null;
+}
+
 /** Appends in a transaction of its own: how a running segment streams its events. */
 export async function appendRunEvents(input: {
   db: DbClient;
