@@ -1,11 +1,10 @@
 import { z } from "zod";
-import type { DbClient } from "@/lib/db/db-types";
 import { claimRequest, getRequestById, type StoredRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
 import type { Actor, AnswerPolicy } from "./answer-policy";
 import type { SubmittedAnswerInput } from "./engine-types";
-import type { EventBus } from "./event-bus";
 import { publishAll } from "./event-writer";
+import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
 import { validateAnswer } from "./validate-answer";
 
 const boundary = z.object({
@@ -13,36 +12,8 @@ const boundary = z.object({
   actor: z.object({ id: z.string().min(1).max(200), role: z.enum(["user", "reviewer", "admin"]) }),
 });
 
-export interface AnswerDeps {
-  db: DbClient;
-  bus: EventBus;
+export interface AnswerDeps extends ExpiryDeps {
   policy: AnswerPolicy;
-  /** Continues the run in the background once none of its requests is open. */
-  resumeWhenReady: (runId: string) => void;
-}
-
-export function isDue(request: StoredRequest, now = Date.now()): boolean {
-  const at = request.request.expiresAt;
-  return request.status === "open" && at !== undefined && Date.parse(at) <= now;
-}
-
-/** The system's answer to a request whose time is up; false when something else resolved it first. */
-export async function expireRequest(
-  deps: AnswerDeps,
-  request: { id: string; runId: string; threadId: string },
-): Promise<boolean> {
-  const { id, runId, threadId } = request;
-  const claim = await claimRequest({
-    db: deps.db,
-    id,
-    runId,
-    threadId,
-    resolution: { status: "expired", actorId: null },
-  });
-  if (!claim.claimed) return false;
-  await publishAll(deps.bus, claim.events);
-  deps.resumeWhenReady(runId);
-  return true;
 }
 
 function refuseClosed(request: StoredRequest): never {
@@ -51,7 +22,7 @@ function refuseClosed(request: StoredRequest): never {
   throw new AppError("conflict:request_closed");
 }
 
-export function checkMayAnswer(policy: AnswerPolicy, request: StoredRequest, actor: Actor): void {
+function checkMayAnswer(policy: AnswerPolicy, request: StoredRequest, actor: Actor): void {
   if (!policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) {
     throw new AppError("forbidden:request");
   }

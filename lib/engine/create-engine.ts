@@ -12,11 +12,12 @@ import {
 import { createRun, getRunById, getThreadOwnerById, type StoredRun } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { createAnswerPolicy } from "./answer-policy";
-import { type AnswerDeps, answerRequest, expireRequest, isDue } from "./answer-request";
+import { type AnswerDeps, answerRequest } from "./answer-request";
 import { prepareContinuation } from "./continue-run";
 import { type DriveDeps, driveRun, type Segment } from "./drive-run";
 import type { Engine, EngineOptions } from "./engine-types";
 import { publishAll } from "./event-writer";
+import { expireRequest, isDue } from "./expire-request";
 import { subscribeThread } from "./subscribe-thread";
 
 const startInput = z.object({
@@ -99,7 +100,12 @@ export function createEngine(options: EngineOptions): Engine {
     if (stopping) return;
     track(
       (async () => {
-        const claimed = await claimParkedRun({ db, runId, leaseOwner: instanceId, leaseExpiresAt: leaseUntil() });
+        const claimed = await claimParkedRun({
+          db,
+          runId,
+          leaseOwner: instanceId,
+          leaseExpiresAt: leaseUntil(),
+        });
         if (claimed) continueRun(runId, claimed);
       })(),
     );

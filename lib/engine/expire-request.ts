@@ -1,0 +1,36 @@
+import type { DbClient } from "@/lib/db/db-types";
+import { claimRequest, type StoredRequest } from "@/lib/db/requests";
+import type { EventBus } from "./event-bus";
+import { publishAll } from "./event-writer";
+
+export interface ExpiryDeps {
+  db: DbClient;
+  bus: EventBus;
+  /** Continues the run in the background once none of its requests is open. */
+  resumeWhenReady: (runId: string) => void;
+}
+
+/** Open and past its `expiresAt`; expiry sweeps run once a second, so reads check too. */
+export function isDue(request: StoredRequest, now = Date.now()): boolean {
+  const at = request.request.expiresAt;
+  return request.status === "open" && at !== undefined && Date.parse(at) <= now;
+}
+
+/** The system's answer to a request whose time is up; false when something else resolved it first. */
+export async function expireRequest(
+  deps: ExpiryDeps,
+  request: { id: string; runId: string; threadId: string },
+): Promise<boolean> {
+  const { id, runId, threadId } = request;
+  const claim = await claimRequest({
+    db: deps.db,
+    id,
+    runId,
+    threadId,
+    resolution: { status: "expired", actorId: null },
+  });
+  if (!claim.claimed) return false;
+  await publishAll(deps.bus, claim.events);
+  deps.resumeWhenReady(runId);
+  return true;
+}
