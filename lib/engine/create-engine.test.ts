@@ -1,56 +1,55 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/errors";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
-import { makeTestEngine, type People, readRunState, rejection, seedPeople } from "./testing/engine-fixture";
+import { makeTestEngine, readRunState, rejection } from "./testing/engine-fixture";
+import { useEngineSuite } from "./testing/engine-suite";
 import { createScriptedToolkit, memoryLog } from "./testing/scripted-agent";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+import type { TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) => {
-  let database: TestDatabase;
-  let people: People & { threadId: string };
-
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
-
-  const freshThread = async () => {
-    people = await seedPeople(database.db);
-    return people.threadId;
-  };
+  const suite = useEngineSuite(provider);
+  const { freshThread } = suite;
 
   it("parks, survives dropping every in-memory object, and resumes with ctx.answer", async () => {
     const threadId = await freshThread();
     const firstLog = memoryLog();
-    const first = makeTestEngine({ db: database.connect(), log: firstLog });
-    const { runId } = await first.startRun({ threadId, userId: people.owner.id, message: "ask me" });
+    const first = makeTestEngine({ db: suite.database.connect(), log: firstLog });
+    const { runId } = await first.startRun({ threadId, userId: suite.people.owner.id, message: "ask me" });
     await first.idle();
     await first.stop();
 
-    const parked = await readRunState(database.db, runId);
+    const parked = await readRunState(suite.database.db, runId);
     expect(parked.run.status).toBe("pending");
     expect(parked.requests.map((r) => [r.kind, r.status, r.audience])).toEqual([["input", "open", "owner"]]);
     expect(parked.events.at(-1)?.type).toBe("pending");
 
     const log = memoryLog();
-    const second = makeTestEngine({ db: database.connect(), log });
+    const second = makeTestEngine({ db: suite.database.connect(), log });
+    // The request page asks the engine, which applies the policy answerRequest enforces.
+    const parkedRequest = await second.readRequest({
+      requestId: parked.requests[0]!.id,
+      actor: suite.people.owner,
+    });
+    expect(
+      [suite.people.owner, suite.people.stranger, suite.people.reviewer].map((actor) =>
+        second.mayAnswer({ actor, request: parkedRequest }),
+      ),
+    ).toEqual([true, false, false]);
     const { request } = await second.answerRequest({
       requestId: parked.requests[0]!.id,
       answer: { ok: true, data: { name: "Ada" } },
-      actor: people.owner,
+      actor: suite.people.owner,
     });
     expect(request.status).toBe("answered");
     // What the caller gets back is what was stored, not a clock read of its own.
-    const stored = await second.readRequest({ requestId: request.id, actor: people.owner });
+    const stored = await second.readRequest({ requestId: request.id, actor: suite.people.owner });
     expect([request.resolvedAt, request.answer?.createdAt]).toEqual([
       stored.resolvedAt,
       stored.answer?.createdAt,
     ]);
     await second.idle();
 
-    const done = await readRunState(database.db, runId);
+    const done = await readRunState(suite.database.db, runId);
     expect(done.run.status).toBe("done");
     expect(log.entries).toEqual([
       {
@@ -69,26 +68,34 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
   it("takes two answers of one turn in reverse order and runs the turn's third tool once", async () => {
     const threadId = await freshThread();
     const log = memoryLog();
-    const engine = makeTestEngine({ db: database.db, log });
-    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "pair please" });
+    const engine = makeTestEngine({ db: suite.database.db, log });
+    const { runId } = await engine.startRun({
+      threadId,
+      userId: suite.people.owner.id,
+      message: "pair please",
+    });
     await engine.idle();
-    const parked = await readRunState(database.db, runId);
+    const parked = await readRunState(suite.database.db, runId);
     expect(parked.requests.map((r) => r.toolName)).toEqual(["approve", "ask_name"]);
     const [approval, input] = parked.requests;
 
     await engine.answerRequest({
       requestId: input!.id,
       answer: { ok: true, data: { name: "Bo" } },
-      actor: people.owner,
+      actor: suite.people.owner,
     });
     await engine.idle();
-    const half = await readRunState(database.db, runId);
+    const half = await readRunState(suite.database.db, runId);
     expect(half.run.status).toBe("pending");
     expect(half.requests.map((r) => r.status)).toEqual(["open", "answered"]);
 
-    await engine.answerRequest({ requestId: approval!.id, answer: { ok: true }, actor: people.reviewer });
+    await engine.answerRequest({
+      requestId: approval!.id,
+      answer: { ok: true },
+      actor: suite.people.reviewer,
+    });
     await engine.idle();
-    const done = await readRunState(database.db, runId);
+    const done = await readRunState(suite.database.db, runId);
     expect(done.run.status).toBe("done");
     expect(log.entries.filter((e) => e.tool === "count")).toHaveLength(1);
     expect(done.messages.at(-1)).toEqual({
@@ -96,7 +103,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
       content: "finished: approved | name=Bo | counted",
     });
     expect(unbalancedReason(done.messages)).toBeUndefined();
-    expect(done.requests.map((r) => r.answer?.actorId)).toEqual([people.reviewer.id, people.owner.id]);
+    expect(done.requests.map((r) => r.answer?.actorId)).toEqual([
+      suite.people.reviewer.id,
+      suite.people.owner.id,
+    ]);
     await engine.stop();
   });
 
@@ -108,12 +118,12 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     // toolkit's close waits for that (bounded, in case the claim never comes).
     const claimedBack = async () => {
       for (let i = 0; i < 200; i += 1) {
-        if (await database.db.run.count({ where: { threadId, status: "running" } })) return;
+        if (await suite.database.db.run.count({ where: { threadId, status: "running" } })) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     };
     const engine = makeTestEngine({
-      db: database.db,
+      db: suite.database.db,
       log,
       createToolkit: async () => {
         const toolkit = await createScriptedToolkit({ log });
@@ -133,15 +143,15 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
         await engine.answerRequest({
           requestId: event.requests[0]!.id,
           answer: { ok: true, data: { name: "Quick" } },
-          actor: people.owner,
+          actor: suite.people.owner,
         });
         return;
       }
     })();
-    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "ask fast" });
+    const { runId } = await engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask fast" });
     await answering;
     await engine.idle();
-    const done = await readRunState(database.db, runId);
+    const done = await readRunState(suite.database.db, runId);
     expect(done.run.status).toBe("done");
     expect(done.messages.at(-1)).toEqual({ role: "assistant", content: "finished: name=Quick" });
     await engine.stop();
@@ -149,23 +159,23 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
 
   it("starts one run per thread at a time, even when starts race", async () => {
     const threadId = await freshThread();
-    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const engine = makeTestEngine({ db: suite.database.db, log: memoryLog() });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 5 }, () =>
-        engine.startRun({ threadId, userId: people.owner.id, message: "ask us" }),
+        engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask us" }),
       ),
     );
     await engine.idle();
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.filter((o) => o.status === "rejected");
     expect(refused.every((o) => isAppError(o.reason, "conflict:run_busy"))).toBe(true);
-    expect(await database.db.run.count({ where: { threadId } })).toBe(1);
+    expect(await suite.database.db.run.count({ where: { threadId } })).toBe(1);
     const stranger = await rejection(
-      engine.startRun({ threadId, userId: people.stranger.id, message: "hi" }),
+      engine.startRun({ threadId, userId: suite.people.stranger.id, message: "hi" }),
     );
     expect(isAppError(stranger, "forbidden:thread")).toBe(true);
     const unknown = await rejection(
-      engine.startRun({ threadId: "nope", userId: people.owner.id, message: "hi" }),
+      engine.startRun({ threadId: "nope", userId: suite.people.owner.id, message: "hi" }),
     );
     expect(isAppError(unknown, "not_found:thread")).toBe(true);
     await engine.stop();
@@ -174,17 +184,17 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
   it("lets exactly one of 50 concurrent answers win", async () => {
     const threadId = await freshThread();
     const log = memoryLog();
-    const engine = makeTestEngine({ db: database.db, log });
-    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "ask now" });
+    const engine = makeTestEngine({ db: suite.database.db, log });
+    const { runId } = await engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask now" });
     await engine.idle();
-    const [request] = (await readRunState(database.db, runId)).requests;
+    const [request] = (await readRunState(suite.database.db, runId)).requests;
 
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
         engine.answerRequest({
           requestId: request!.id,
           answer: { ok: true, data: { name: `Racer ${i}` } },
-          actor: people.owner,
+          actor: suite.people.owner,
         }),
       ),
     );
@@ -194,9 +204,9 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     expect(accepted).toHaveLength(1);
     expect(refused).toHaveLength(49);
     expect(refused.every((o) => isAppError(o.reason, "conflict:answer"))).toBe(true);
-    expect(await database.db.answer.count({ where: { requestRowId: request!.id } })).toBe(1);
+    expect(await suite.database.db.answer.count({ where: { requestRowId: request!.id } })).toBe(1);
     expect(log.entries.filter((e) => e.tool === "ask_name" && e.answer)).toHaveLength(1);
-    const done = await readRunState(database.db, runId);
+    const done = await readRunState(suite.database.db, runId);
     expect(done.run.status).toBe("done");
     expect(done.events.filter((e) => e.type === "request_resolved")).toHaveLength(1);
     await engine.stop();
@@ -204,13 +214,17 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
 
   it("cancels a parked run for its owner: open requests become cancelled and the run ends", async () => {
     const threadId = await freshThread();
-    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
-    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "pair to cancel" });
+    const engine = makeTestEngine({ db: suite.database.db, log: memoryLog() });
+    const { runId } = await engine.startRun({
+      threadId,
+      userId: suite.people.owner.id,
+      message: "pair to cancel",
+    });
     await engine.idle();
-    const refused = await rejection(engine.cancelRun({ runId, actor: people.reviewer }));
+    const refused = await rejection(engine.cancelRun({ runId, actor: suite.people.reviewer }));
     expect(isAppError(refused, "forbidden:run")).toBe(true);
-    await engine.cancelRun({ runId, actor: people.owner });
-    const state = await readRunState(database.db, runId);
+    await engine.cancelRun({ runId, actor: suite.people.owner });
+    const state = await readRunState(suite.database.db, runId);
     expect(state.run.status).toBe("cancelled");
     expect(state.requests.map((r) => [r.status, r.answer?.reason])).toEqual([
       ["cancelled", "cancelled"],
@@ -221,17 +235,20 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
       engine.answerRequest({
         requestId: state.requests[1]!.id,
         answer: { ok: true, data: { name: "Al" } },
-        actor: people.owner,
+        actor: suite.people.owner,
       }),
     );
     expect(isAppError(late, "conflict:request_closed")).toBe(true);
     expect(
-      isAppError(await rejection(engine.cancelRun({ runId, actor: people.admin })), "conflict:run_finished"),
+      isAppError(
+        await rejection(engine.cancelRun({ runId, actor: suite.people.admin })),
+        "conflict:run_finished",
+      ),
     ).toBe(true);
     // The thread is free again, and the next run starts from a balanced transcript.
-    await engine.startRun({ threadId, userId: people.owner.id, message: "hello" });
+    await engine.startRun({ threadId, userId: suite.people.owner.id, message: "hello" });
     await engine.idle();
-    expect(unbalancedReason((await readRunState(database.db, runId)).messages)).toBeUndefined();
+    expect(unbalancedReason((await readRunState(suite.database.db, runId)).messages)).toBeUndefined();
     await engine.stop();
   });
 
@@ -243,7 +260,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
       started = resolve;
     });
     const engine = makeTestEngine({
-      db: database.db,
+      db: suite.database.db,
       log,
       createToolkit: () =>
         createScriptedToolkit({
@@ -254,11 +271,15 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
           },
         }),
     });
-    const { runId } = await engine.startRun({ threadId, userId: people.owner.id, message: "block forever" });
+    const { runId } = await engine.startRun({
+      threadId,
+      userId: suite.people.owner.id,
+      message: "block forever",
+    });
     await working;
-    await engine.cancelRun({ runId, actor: people.admin });
+    await engine.cancelRun({ runId, actor: suite.people.admin });
     await engine.idle();
-    const state = await readRunState(database.db, runId);
+    const state = await readRunState(suite.database.db, runId);
     expect(state.run.status).toBe("cancelled");
     expect(state.run.leaseOwner).toBeNull();
     expect(state.messages.at(-1)).toMatchObject({ role: "tool", name: "slow", isError: true });

@@ -223,6 +223,9 @@ export function createEngine(options: EngineOptions): Engine {
       return request;
     },
 
+    mayAnswer: ({ actor, request }) =>
+      policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId }),
+
     recoverRuns,
 
     subscribe: (input) =>

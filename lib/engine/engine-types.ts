@@ -48,6 +48,8 @@ export interface Engine {
   expireDueRequests(): Promise<number>;
   /** A request as `actor` may see it, expired first if its time is up. */
   readRequest(input: { requestId: string; actor: Actor }): Promise<StoredRequest>;
+  /** Whether `actor` may answer this request, by the same policy `answerRequest` enforces. */
+  mayAnswer(input: { actor: Actor; request: Pick<StoredRequest, "audience" | "ownerId"> }): boolean;
   /** Takes over runs nobody is driving; returns how many. */
   recoverRuns(): Promise<number>;
   subscribe(input: SubscribeInput): AsyncIterable<ThreadEvent>;

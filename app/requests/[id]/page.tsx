@@ -4,7 +4,6 @@ import { getAppServices } from "@/app/_lib/app-services";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { getUserById } from "@/lib/db/users";
-import { createAnswerPolicy } from "@/lib/engine/answer-policy";
 import { isAppError } from "@/lib/errors";
 import { toRequestView } from "../_lib/to-request-view";
 import { RequestAnswer } from "./request-answer";
@@ -12,8 +11,6 @@ import "@/components/chat/chat.css";
 import "@/components/request-form/request-form.css";
 
 export const metadata = { title: "Request · toolnexus" };
-
-const policy = createAnswerPolicy();
 
 export default async function RequestPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -27,7 +24,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
   const actorId = stored.answer?.actorId;
   const answerer = actorId ? await getUserById({ db, userId: actorId }) : null;
   const view = toRequestView(stored, answerer ? (answerer.name ?? answerer.email ?? undefined) : undefined);
-  const canAnswer = policy.mayAnswer({ actor: user, audience: stored.audience, ownerId: stored.ownerId });
+  const canAnswer = engine.mayAnswer({ actor: user, request: stored });
   const { request } = stored;
 
   return (
