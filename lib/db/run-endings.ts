@@ -2,10 +2,10 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
 import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
+import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { appendMissingMessages } from "./messages";
-import { cancelOpenRequestsByRun } from "./requests";
 import { engineTransaction } from "./transaction-options";
 
 export type FinalRunState = "done" | "incomplete" | "failed";

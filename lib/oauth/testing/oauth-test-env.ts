@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
+import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
-import { claimRequest } from "@/lib/db/requests";
 import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import { AppError } from "@/lib/errors";
 import { beginAuthorization } from "../begin-authorization";
