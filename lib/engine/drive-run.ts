@@ -1,6 +1,7 @@
 import type { DbClient } from "@/lib/db/db-types";
+import { parkRun, ReusedRequestIdError, type Suspension } from "@/lib/db/park-run";
 import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
-import { parkRun, ReusedRequestIdError, type Suspension, saveRunCheckpoint } from "@/lib/db/runs";
+import { saveRunCheckpoint } from "@/lib/db/runs";
 import { isToolnexusError } from "@/lib/toolnexus/errors";
 import type { Answer, Checkpoint, Client, Message, RunResult, StreamEvent } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
