@@ -1,16 +1,12 @@
-import { z } from "zod";
-import { claimRequest, getRequestById, type StoredRequest } from "@/lib/db/requests";
+import { claimRequest } from "@/lib/db/claim-request";
+import { getRequestById, type StoredRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
+import { requestActionInput } from "./actor-input";
 import type { Actor, AnswerPolicy } from "./answer-policy";
 import type { SubmittedAnswerInput } from "./engine-types";
 import { publishAll } from "./event-writer";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
 import { validateAnswer } from "./validate-answer";
-
-const boundary = z.object({
-  requestId: z.string().min(1).max(200),
-  actor: z.object({ id: z.string().min(1).max(200), role: z.enum(["user", "reviewer", "admin"]) }),
-});
 
 export interface AnswerDeps extends ExpiryDeps {
   policy: AnswerPolicy;
@@ -37,7 +33,7 @@ export async function answerRequest(
   deps: AnswerDeps,
   input: SubmittedAnswerInput,
 ): Promise<{ request: StoredRequest }> {
-  const parsed = boundary.safeParse({ requestId: input.requestId, actor: input.actor });
+  const parsed = requestActionInput.safeParse({ requestId: input.requestId, actor: input.actor });
   if (!parsed.success) throw new AppError("bad_request:input");
   const { requestId, actor } = parsed.data;
 

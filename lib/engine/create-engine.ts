@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listEventsAfterSeq } from "@/lib/db/events";
-import { getRequestById, listDueRequests } from "@/lib/db/requests";
+import { listDueRequests } from "@/lib/db/requests";
 import { cancelRunById } from "@/lib/db/run-endings";
 import {
   claimLapsedRun,
@@ -11,13 +11,15 @@ import {
 } from "@/lib/db/run-leases";
 import { createRun, getRunById, getThreadOwnerById, type StoredRun } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
+import { actorInput } from "./actor-input";
 import { createAnswerPolicy } from "./answer-policy";
 import { type AnswerDeps, answerRequest } from "./answer-request";
 import { prepareContinuation } from "./continue-run";
 import { type DriveDeps, driveRun, type Segment } from "./drive-run";
 import type { Engine, EngineOptions } from "./engine-types";
 import { publishAll } from "./event-writer";
-import { expireRequest, isDue } from "./expire-request";
+import { expireRequest } from "./expire-request";
+import { readRequest } from "./read-request";
 import { subscribeThread } from "./subscribe-thread";
 
 const startInput = z.object({
@@ -25,8 +27,6 @@ const startInput = z.object({
   userId: z.string().min(1).max(200),
   message: z.string().trim().min(1).max(20_000),
 });
-
-const actorInput = z.object({ id: z.string().min(1).max(200), role: z.enum(["user", "reviewer", "admin"]) });
 
 function report(error: unknown) {
   console.error("[engine]", error);
@@ -205,23 +205,7 @@ export function createEngine(options: EngineOptions): Engine {
 
     expireDueRequests,
 
-    async readRequest({ requestId, actor }) {
-      const who = actorInput.safeParse(actor);
-      if (!who.success || typeof requestId !== "string") throw new AppError("bad_request:input");
-      let request = await getRequestById({ db, id: requestId });
-      if (!request) throw new AppError("not_found:request");
-      const mayAnswer = policy.mayAnswer({
-        actor: who.data,
-        audience: request.audience,
-        ownerId: request.ownerId,
-      });
-      if (!mayAnswer && request.ownerId !== who.data.id) throw new AppError("forbidden:request");
-      if (isDue(request)) {
-        await expireRequest(answerDeps, request);
-        request = (await getRequestById({ db, id: requestId })) ?? request;
-      }
-      return request;
-    },
+    readRequest: (input) => readRequest(answerDeps, input),
 
     mayAnswer: ({ actor, request }) =>
       policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId }),

@@ -1,5 +1,6 @@
+import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
-import { claimRequest, type StoredRequest } from "@/lib/db/requests";
+import type { StoredRequest } from "@/lib/db/requests";
 import type { EventBus } from "./event-bus";
 import { publishAll } from "./event-writer";
 
