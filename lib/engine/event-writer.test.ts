@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
+import { createRun } from "@/lib/db/runs";
+import { engineTransaction } from "@/lib/db/transaction-options";
+import { createMemoryEventBus, type EventNotice } from "./event-bus";
+import { createEventWriter } from "./event-writer";
+import { seedPeople } from "./testing/engine-fixture";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
+
+describe("event writer on sqlite", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const runningRun = async () => {
+    const { owner, threadId } = await seedPeople(database.db);
+    const created = await createRun({
+      db: database.db,
+      threadId,
+      userId: owner.id,
+      model: "test",
+      content: "hello",
+      leaseOwner: "writer-test",
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+    if (created.busy) throw new Error("the thread is busy");
+    return { threadId, runId: created.runId };
+  };
+
+  it("hands gathered events to the next store, stores them ahead of its own, and publishes them in order", async () => {
+    const { threadId, runId } = await runningRun();
+    const bus = createMemoryEventBus();
+    const heard: EventNotice[] = [];
+    bus.listen(threadId, (notice) => heard.push(notice));
+    // A long flush interval: nothing may be written by the timer while the test runs.
+    const writer = createEventWriter({
+      db: database.db,
+      bus,
+      threadId,
+      runId,
+      leaseOwner: "writer-test",
+      textFlushMs: 60_000,
+    });
+    writer.text("Let me ");
+    writer.text("check.");
+    writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: { q: 1 } });
+
+    const handed = await writer.storeWith(async (bodies) => {
+      const events = await database.db.$transaction(
+        (tx) =>
+          appendEvents({
+            tx,
+            threadId,
+            runId,
+            bodies: [...bodies, { type: "run_status", status: "pending" }],
+          }),
+        engineTransaction,
+      );
+      return { events, result: bodies.map((body) => body.type) };
+    });
+    expect(handed).toEqual(["text", "tool_call"]);
+
+    const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
+    const types = stored.map((event) => event.type);
+    expect(types.slice(-3)).toEqual(["text", "tool_call", "run_status"]);
+    expect(stored.at(-3)).toMatchObject({ delta: "Let me check." });
+    expect(heard.map((notice) => notice.seq)).toEqual(stored.slice(-3).map((event) => event.seq));
+  });
+
+  it("queues the events again when the store fails, so the next write still stores them", async () => {
+    const { threadId, runId } = await runningRun();
+    const writer = createEventWriter({
+      db: database.db,
+      bus: createMemoryEventBus(),
+      threadId,
+      runId,
+      leaseOwner: "writer-test",
+      textFlushMs: 60_000,
+    });
+    writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: {} });
+    const failed = writer.storeWith(async () => {
+      throw new Error("rolled back");
+    });
+    await expect(failed).rejects.toThrow("rolled back");
+    writer.push({ type: "tool_result", toolCallId: "c1", name: "lookup", output: "ok", isError: false });
+    await writer.flush();
+
+    const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
+    expect(stored.map((event) => event.type).slice(-2)).toEqual(["tool_call", "tool_result"]);
+  });
+});
