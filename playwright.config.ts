@@ -27,6 +27,8 @@ const serverEnv: Record<string, string> = {
   AUTH_SECRET: "e2e-only-auth-secret-not-for-production-000000",
   TOOLNEXUS_DEMO: "1",
   TOOLNEXUS_MODEL_PROVIDER: "demo",
+  // Slow enough that a reply is still streaming when a test reloads; fast enough for every journey.
+  TOOLNEXUS_DEMO_DELTA_MS: "100",
   TOOLNEXUS_APP_URL: baseURL,
   OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
 };

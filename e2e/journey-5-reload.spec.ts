@@ -31,6 +31,27 @@ test.describe("reloading the chat", () => {
     await expect(chat.assistantMessages()).toHaveCount(1);
   });
 
+  test("while the reply streams shows what has arrived, then the rest live, once", async ({ signInAs }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    await chat.startNewChat();
+    await chat.say("help");
+    const reply = chat.assistantMessages();
+    const lastLine = "“what's my balance”";
+    // The demo model paces its deltas, so the first words arrive well before the last ones.
+    await expect(reply.first()).toContainText("I'm the offline demo model");
+    await expect(reply.first()).not.toContainText(lastLine);
+
+    await user.page.reload();
+    await expect(reply).toHaveCount(1);
+    await expect(reply.first()).toContainText(lastLine);
+    const shown = (await reply.first().textContent()) ?? "";
+    expect(shown.split("I'm the offline demo model").length - 1).toBe(1);
+    expect(shown.split(lastLine).length - 1).toBe(1);
+    await expect(chat.userMessages()).toHaveCount(1);
+    await expect(chat.input).toBeEditable();
+  });
+
   test("right after sending shows the conversation once, complete", async ({ signInAs }) => {
     const user = await signInAs("user");
     const chat = new ChatPage(user.page);

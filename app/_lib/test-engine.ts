@@ -23,7 +23,7 @@ async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: ()
     instanceId: `web-test-${process.pid}`,
     createClient: () =>
       getAgentClient({
-        config: { provider: "demo", model: "toolnexus-demo" },
+        config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
         loop: {
           formatDecline: (request, answer) =>
             `declined: ${request.prompt} Reason: ${String(answer?.data?.reason ?? answer?.reason ?? "none")}`,

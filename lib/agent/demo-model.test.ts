@@ -2,7 +2,7 @@ import { type Answer, type Client, createClientFromDriver, createInProcessDriver
 import { collectAll } from "toolnexus/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgentToolkit } from "./create-agent-toolkit";
-import { DEMO_HELP, DEMO_MODEL_NAME, demoGenerate, toDeltas } from "./demo-model";
+import { createDemoGenerate, DEMO_HELP, DEMO_MODEL_NAME, demoGenerate, toDeltas } from "./demo-model";
 
 const now = new Date("2030-01-01T00:00:00.000Z");
 const toolkits: Array<{ close(): Promise<void> }> = [];
@@ -115,5 +115,36 @@ describe("toDeltas", () => {
     const deltas = toDeltas(text, 3);
     expect(deltas).toHaveLength(3);
     expect(deltas.join("")).toBe(text);
+  });
+});
+
+describe("createDemoGenerate", () => {
+  const helpTurn = {
+    model: DEMO_MODEL_NAME,
+    messages: [{ role: "user" as const, content: "help" }],
+    tools: [],
+  };
+
+  it("pauses between text deltas, so a reply streams over time", async () => {
+    const arrivals: number[] = [];
+    let text = "";
+    for await (const part of createDemoGenerate({ deltaDelayMs: 20 })(helpTurn)) {
+      if (part.type !== "text") continue;
+      arrivals.push(performance.now());
+      text += part.delta;
+    }
+    expect(text).toBe(DEMO_HELP);
+    const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+    // Timers may fire a little early; every gap is a real pause, not a burst.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(15);
+  });
+
+  it("stops pacing when the run is aborted", async () => {
+    const controller = new AbortController();
+    const parts = createDemoGenerate({ deltaDelayMs: 60_000 })({ ...helpTurn, signal: controller.signal });
+    expect((await parts.next()).value).toMatchObject({ type: "text" });
+    const next = parts.next();
+    controller.abort();
+    await expect(next).rejects.toThrow(/abort/i);
   });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { InProcessPart, Message, ModelInput } from "toolnexus";
 import { type DemoIntent, parseDemoIntent } from "./demo-intent";
 import { composeReply, latestToolResults } from "./demo-reply";
@@ -72,7 +73,27 @@ function estimateTokens(text: string): number {
  * The offline demo model: reads the conversation, picks at most one tool per turn from the
  * latest user message, and answers from the tool results once they are back.
  */
-export async function* demoGenerate(input: ModelInput): AsyncGenerator<InProcessPart> {
+export function demoGenerate(input: ModelInput): AsyncGenerator<InProcessPart> {
+  return generateDemoTurn(input, 0);
+}
+
+/** The demo model with a pause between text deltas (`TOOLNEXUS_DEMO_DELTA_MS`). */
+export function createDemoGenerate({ deltaDelayMs }: { deltaDelayMs: number }) {
+  return (input: ModelInput) => generateDemoTurn(input, deltaDelayMs);
+}
+
+async function* paced(
+  deltas: string[],
+  delayMs: number,
+  signal?: AbortSignal,
+): AsyncGenerator<InProcessPart> {
+  for (const [index, delta] of deltas.entries()) {
+    if (delayMs > 0 && index > 0) await sleep(delayMs, undefined, signal ? { signal } : undefined);
+    yield { type: "text", delta };
+  }
+}
+
+async function* generateDemoTurn(input: ModelInput, delayMs: number): AsyncGenerator<InProcessPart> {
   const promptTokens = estimateTokens(input.messages.map((m) => m.content).join("\n"));
   const last = input.messages.at(-1);
   let text: string;
@@ -83,7 +104,7 @@ export async function* demoGenerate(input: ModelInput): AsyncGenerator<InProcess
     const step = plan(parseDemoIntent(lastUserText(input.messages)));
     const available = new Set(input.tools.map((tool) => tool.name));
     if (step && available.has(step.tool)) {
-      for (const delta of toDeltas(step.preface)) yield { type: "text", delta };
+      yield* paced(toDeltas(step.preface), delayMs, input.signal);
       yield { type: "tool_call", name: step.tool, args: step.args };
       yield { type: "usage", usage: { promptTokens, completionTokens: estimateTokens(step.preface) + 8 } };
       return;
@@ -91,6 +112,6 @@ export async function* demoGenerate(input: ModelInput): AsyncGenerator<InProcess
     text = step ? `The ${step.tool} tool is not available in this workspace.\n\n${DEMO_HELP}` : DEMO_HELP;
   }
 
-  for (const delta of toDeltas(text)) yield { type: "text", delta };
+  yield* paced(toDeltas(text), delayMs, input.signal);
   yield { type: "usage", usage: { promptTokens, completionTokens: estimateTokens(text) } };
 }

@@ -75,8 +75,15 @@ describe("readModelConfig", () => {
     ).toEqual({ provider: "anthropic", model: "claude-x", apiKey: "k", baseUrl: "http://127.0.0.1:9/v1" });
   });
 
+  it("reads the demo model's pause between text deltas, none by default", () => {
+    expect(readModelConfig({})).toEqual({ provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 });
+    expect(readModelConfig({ TOOLNEXUS_DEMO_DELTA_MS: "120" })).toMatchObject({ deltaDelayMs: 120 });
+  });
+
   it.each([
     [{ TOOLNEXUS_MODEL_PROVIDER: "gpt" }, "config:invalid", /must be one of/],
+    [{ TOOLNEXUS_DEMO_DELTA_MS: "soon" }, "config:invalid", /TOOLNEXUS_DEMO_DELTA_MS/],
+    [{ TOOLNEXUS_DEMO_DELTA_MS: "5000" }, "config:invalid", /TOOLNEXUS_DEMO_DELTA_MS/],
     [
       { TOOLNEXUS_MODEL_PROVIDER: "openai", TOOLNEXUS_API_KEY: "k" },
       "config:invalid",

@@ -1,7 +1,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type Client, createClient, createInProcessClient, type LoopOptions } from "toolnexus";
-import { DEMO_MODEL_NAME, demoGenerate } from "./demo-model";
+import { createDemoGenerate, DEMO_MODEL_NAME } from "./demo-model";
 import { type ModelConfig, readModelConfig } from "./model-config";
 
 const DEFAULT_BASE_URLS = {
@@ -24,7 +24,11 @@ export function getAgentClient(options: { config?: ModelConfig; loop?: LoopOptio
 
   switch (config.provider) {
     case "demo":
-      return createInProcessClient({ ...loop, model: DEMO_MODEL_NAME, generate: demoGenerate });
+      return createInProcessClient({
+        ...loop,
+        model: DEMO_MODEL_NAME,
+        generate: createDemoGenerate({ deltaDelayMs: config.deltaDelayMs }),
+      });
     case "openai":
     case "anthropic":
       return createClient({

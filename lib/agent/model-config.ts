@@ -9,7 +9,7 @@ type Env = Record<string, string | undefined>;
  * Vercel AI SDK providers so any OpenAI-compatible server or Anthropic works the same way.
  */
 export type ModelConfig =
-  | { provider: "demo"; model: string }
+  | { provider: "demo"; model: string; deltaDelayMs: number }
   | {
       provider: "openai" | "anthropic" | "ai-sdk-openai-compatible" | "ai-sdk-anthropic";
       model: string;
@@ -25,6 +25,18 @@ const providerSchema = z.enum([
   "ai-sdk-anthropic",
 ]);
 
+const deltaDelaySchema = z.coerce.number().int().min(0).max(2000);
+
+/** Pause between the demo model's text deltas, so streaming can be watched (and tested) live. */
+function readDeltaDelay(env: Env): number {
+  const raw = env.TOOLNEXUS_DEMO_DELTA_MS?.trim();
+  if (!raw) return 0;
+  const parsed = deltaDelaySchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ToolnexusError("config:invalid", `TOOLNEXUS_DEMO_DELTA_MS must be 0–2000 ms; got "${raw}"`);
+  return parsed.data;
+}
+
 export function readModelConfig(env: Env = process.env): ModelConfig {
   const rawProvider = env.TOOLNEXUS_MODEL_PROVIDER?.trim() || "demo";
   const provider = providerSchema.safeParse(rawProvider);
@@ -34,7 +46,8 @@ export function readModelConfig(env: Env = process.env): ModelConfig {
       `TOOLNEXUS_MODEL_PROVIDER must be one of ${providerSchema.options.join(", ")}; got "${rawProvider}"`,
     );
   }
-  if (provider.data === "demo") return { provider: "demo", model: "toolnexus-demo" };
+  if (provider.data === "demo")
+    return { provider: "demo", model: "toolnexus-demo", deltaDelayMs: readDeltaDelay(env) };
 
   const model = env.TOOLNEXUS_MODEL?.trim();
   if (!model) throw new ToolnexusError("config:invalid", `TOOLNEXUS_MODEL is required for ${provider.data}`);

@@ -32,7 +32,8 @@ beforeAll(async () => {
     db,
     bus,
     instanceId: "oauth-test",
-    createClient: () => getAgentClient({ config: { provider: "demo", model: "toolnexus-demo" } }),
+    createClient: () =>
+      getAgentClient({ config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 } }),
     createToolkit: ({ userId }) =>
       createToolkit({ extraTools: [createGetBalanceTool({ userId, db, runtime: env.runtime })] }),
     textFlushMs: 0,
