@@ -52,6 +52,52 @@ test.describe("reloading the chat", () => {
     await expect(chat.input).toBeEditable();
   });
 
+  test("when the run ends between the page's render and its stream, the page still shows the end", async ({
+    signInAs,
+    db,
+  }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    await chat.startNewChat();
+    await chat.say("refund order 4321 for $250");
+    const prompt = /Approve a refund of \$250\.00/;
+    await expect(chat.requestCard("approval", prompt)).toBeVisible();
+    const threadId = chat.threadId();
+    const row = await db.request.findFirstOrThrow({ where: { threadId } });
+
+    // The reloaded page is rendered while the run is parked; its stream request is held until
+    // a reviewer has approved and the run has finished, so it attaches to a run that has ended.
+    let held = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await user.page.route(/\/api\/threads\/[^/]+\/stream/, async (route) => {
+      held += 1;
+      await released;
+      await route.continue();
+    });
+    await user.page.reload();
+    await expect(chat.requestCard("approval", prompt)).toContainText("Waiting for a reviewer.");
+
+    const reviewer = await signInAs("reviewer");
+    const request = new RequestPage(reviewer.page);
+    await request.goto(row.id);
+    await request.form.approve.click();
+    await request.form.expectReadOnly("Answered");
+    await expect
+      .poll(async () => (await db.run.findFirstOrThrow({ where: { threadId } })).status)
+      .toBe("done");
+    expect(held).toBe(1);
+    release();
+
+    await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
+    await expect(chat.requestCard("approval", prompt)).toContainText("Answered");
+    await expect(chat.runStatus()).toHaveCount(0);
+    await expect(chat.assistantMessages()).toHaveCount(1);
+    await expect(chat.input).toBeEditable();
+  });
+
   test("right after sending shows the conversation once, complete", async ({ signInAs }) => {
     const user = await signInAs("user");
     const chat = new ChatPage(user.page);

@@ -1,7 +1,7 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { useCallback, useId, useMemo, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
 import type { RunState } from "@/lib/engine/event-types";
 import type { ChatMessage } from "./chat-message";
@@ -14,8 +14,8 @@ interface ChatViewProps {
   threadId: string;
   viewerId: string;
   initialMessages: ChatMessage[];
-  /** True when the thread's last run is still running or parked: the view reattaches to it. */
-  active: boolean;
+  /** The thread's run when the page was rendered, if it was running or parked: the view reattaches to it. */
+  activeRunId: string | null;
   startRun: StartRun;
   answer: AnswerInChat;
 }
@@ -38,13 +38,24 @@ function lastRunStatus(messages: ChatMessage[]): RunState | undefined {
   return run?.type === "data-run" ? run.data.status : undefined;
 }
 
-export function ChatView({ threadId, viewerId, initialMessages, active, startRun, answer }: ChatViewProps) {
-  const transport = useMemo(() => new ThreadChatTransport({ threadId, startRun }), [threadId, startRun]);
+export function ChatView({
+  threadId,
+  viewerId,
+  initialMessages,
+  activeRunId,
+  startRun,
+  answer,
+}: ChatViewProps) {
+  // Created once per mounted thread (the page keys the view by thread): a transport swapped
+  // mid-stream would drop the stream it is reading.
+  const [transport] = useState(
+    () => new ThreadChatTransport({ threadId, startRun, resumeRunId: activeRunId }),
+  );
   const { messages, sendMessage, status, error, clearError } = useChat<ChatMessage>({
     id: threadId,
     messages: initialMessages,
     transport,
-    resume: active,
+    resume: activeRunId !== null,
   });
   const [text, setText] = useState("");
   const inputId = useId();

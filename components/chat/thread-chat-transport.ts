@@ -7,18 +7,31 @@ export type StartRun = (input: {
 }) => Promise<{ ok: true; runId: string } | { ok: false; message: string }>;
 
 /**
- * Sending starts a run through a server action, then follows that run's stream; reconnecting
- * asks the server for the thread's active run, which it replays from the event log and keeps
- * following live (204 when nothing is running). The server owns the run either way: closing
- * the tab only stops watching.
+ * Sending starts a run through a server action, then follows that run's stream. Reattaching
+ * after a page load follows the run the page saw active (`resumeRunId`): the server replays it
+ * from the event log and keeps following it live, and a run that ended since the page was
+ * rendered is simply replayed to its end. Without an id it asks for the thread's active run
+ * (204 when nothing is running). The server owns the run either way: closing the tab only
+ * stops watching.
  */
 export class ThreadChatTransport extends DefaultChatTransport<ChatMessage> {
   private readonly followRun: { runId: string | null };
   private readonly startRun: StartRun;
   private readonly threadId: string;
 
-  constructor({ threadId, startRun }: { threadId: string; startRun: StartRun }) {
-    const followRun: { runId: string | null } = { runId: null };
+  constructor({
+    threadId,
+    startRun,
+    resumeRunId = null,
+  }: {
+    threadId: string;
+    startRun: StartRun;
+    /** The run the server-rendered page saw running or parked, if any. */
+    resumeRunId?: string | null;
+  }) {
+    // Named, not "whatever is active now": asking for the active run could find none when the
+    // run ends between the render and this request, leaving the page on a half-built reply.
+    const followRun: { runId: string | null } = { runId: resumeRunId };
     const api = `/api/threads/${encodeURIComponent(threadId)}/stream`;
     super({
       api,

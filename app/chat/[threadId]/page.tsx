@@ -35,10 +35,11 @@ export default async function ThreadPage({ params }: { params: Promise<{ threadI
           {thread.title || "New chat"}
         </h1>
         <ThreadChat
+          key={thread.id}
           threadId={thread.id}
           viewerId={user.id}
           initialMessages={messages}
-          active={active !== null}
+          activeRunId={active?.id ?? null}
         />
       </section>
     </div>

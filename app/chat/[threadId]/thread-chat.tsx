@@ -12,7 +12,7 @@ interface ThreadChatProps {
   threadId: string;
   viewerId: string;
   initialMessages: ChatMessage[];
-  active: boolean;
+  activeRunId: string | null;
 }
 
 /** Binds the chat view to this app's server actions. */
