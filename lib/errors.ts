@@ -14,7 +14,7 @@ export const appErrorCatalog = {
   "conflict:answer": { status: 409, message: "This request has already been answered." },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
-  "conflict:run_finished": { status: 409, message: "This run has already finished." },
+  "conflict:run_finished": { status: 409, message: "This run has already ended." },
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { getAppServices } from "@/app/_lib/app-services";
 import { requireUser } from "@/lib/auth/require-user";
+import { cancelChatRun } from "./_lib/cancel-chat-run";
 import { createChatThread } from "./_lib/create-chat-thread";
 import { startChatRun } from "./_lib/start-chat-run";
 
@@ -20,5 +21,13 @@ export async function startRunAction(input: unknown): Promise<ActionResult<{ run
   return toActionResult(async () => {
     const actor = await requireUser();
     return startChatRun({ actor, input }, await getAppServices());
+  });
+}
+
+/** "Stop": ends the thread's running or parked run for its owner; open requests are cancelled. */
+export async function cancelRunAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
+  return toActionResult(async () => {
+    const actor = await requireUser();
+    return cancelChatRun({ actor, input }, await getAppServices());
   });
 }
