@@ -5,7 +5,7 @@ import type { ParkedRequestView, RequestState, RunState } from "@/lib/engine/eve
 // run's state travel as `data-*` parts keyed by a stable id, so a later write of the same id
 // (a result arriving, a request being answered) replaces the card in place.
 
-export type ToolCardState = "running" | "waiting" | "done" | "error";
+export type ToolCardState = "running" | "waiting" | "done" | "error" | "cancelled";
 
 export interface ToolCardData {
   toolCallId: string;

@@ -5,6 +5,7 @@ const stateLabel: Record<ToolCardData["state"], string> = {
   waiting: "waiting for an answer",
   done: "done",
   error: "error",
+  cancelled: "cancelled",
 };
 
 /** A compact card for one tool call: name, arguments, and the result or error once known. */

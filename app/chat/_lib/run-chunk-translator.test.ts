@@ -65,6 +65,56 @@ describe("RunChunkTranslator", () => {
     expect(translator.push({ ...tail[0]!, seq: 99 })).toEqual([]);
   });
 
+  it("shows a cancel as a cancelled request and tool, then finishes the run as cancelled", () => {
+    const translator = new RunChunkTranslator("r1");
+    for (const event of parkedRun) translator.push(event);
+    const tail = eventLog("t1", [
+      {
+        runId: "r1",
+        type: "request_resolved",
+        id: "req-1",
+        status: "cancelled",
+        ok: false,
+        reason: "cancelled",
+        actorId: "u-owner",
+      },
+      { runId: "r1", type: "run_finished", status: "cancelled", text: "" },
+    ]).map((event, i) => ({ ...event, seq: parkedRun.length + i + 1 }));
+    const chunks = tail.flatMap((event) => translator.push(event));
+    expect(chunks.map((c) => c.type)).toEqual(["data-request", "data-tool", "data-run", "finish"]);
+    expect(chunks[0]).toMatchObject({
+      id: "req-1",
+      data: {
+        view: { status: "cancelled" },
+        resolution: { status: "cancelled", ok: false, reason: "cancelled", actorId: "u-owner" },
+      },
+    });
+    expect(chunks[1]).toMatchObject({ id: "call-1", data: { name: "deploy", state: "cancelled" } });
+    expect(chunks[2]).toEqual({ type: "data-run", id: "r1", data: { runId: "r1", status: "cancelled" } });
+    expect(translator.finished).toBe(true);
+  });
+
+  it("leaves finished calls alone when a run is cancelled", () => {
+    const translator = new RunChunkTranslator("r1");
+    const chunks = eventLog("t1", [
+      { runId: "r1", type: "tool_call", toolCallId: "call-1", name: "lookup", args: {} },
+      {
+        runId: "r1",
+        type: "tool_result",
+        toolCallId: "call-1",
+        name: "lookup",
+        output: "ok",
+        isError: false,
+      },
+      { runId: "r1", type: "tool_call", toolCallId: "call-2", name: "slow", args: {} },
+      { runId: "r1", type: "run_finished", status: "cancelled", text: "" },
+    ]).flatMap((event) => translator.push(event));
+    const last = new Map(
+      chunks.flatMap((c) => (c.type === "data-tool" ? [[c.id, c.data.state] as const] : [])),
+    );
+    expect(Object.fromEntries(last)).toEqual({ "call-1": "done", "call-2": "cancelled" });
+  });
+
   it("ignores other runs' events", () => {
     const translator = new RunChunkTranslator("r2");
     expect(parkedRun.flatMap((event) => translator.push(event))).toEqual([]);

@@ -121,6 +121,7 @@ export class RunChunkTranslator {
         });
         break;
       case "run_finished":
+        if (event.status === "cancelled") this.cancelOpenTools(out);
         out.push({
           type: "data-run",
           id: this.runId,
@@ -147,6 +148,14 @@ export class RunChunkTranslator {
       id: this.runId,
       data: { runId: this.runId, status, ...(this.lastError ? { error: this.lastError } : {}) },
     });
+  }
+
+  /** A cancel ends the run without a result for calls still under way; they never get one. */
+  private cancelOpenTools(out: ChatChunk[]): void {
+    for (const tool of this.tools.values()) {
+      if (tool.state === "running" || tool.state === "waiting")
+        this.writeTool(out, { ...tool, state: "cancelled" });
+    }
   }
 
   private closeText(out: ChatChunk[]): void {
