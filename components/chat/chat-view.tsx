@@ -4,11 +4,16 @@ import { useChat } from "@ai-sdk/react";
 import { useCallback, useId, useState } from "react";
 import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
 import type { RunState } from "@/lib/engine/event-types";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage, RunCardData } from "./chat-message";
 import { MessageList } from "./message-list";
 import { type StartRun, ThreadChatTransport } from "./thread-chat-transport";
 
 export type AnswerInChat = (input: { requestId: string; answer: AnswerDraft }) => Promise<SubmitOutcome>;
+
+export type CancelRun = (input: {
+  threadId: string;
+  runId: string;
+}) => Promise<{ ok: true } | { ok: false; message: string }>;
 
 interface ChatViewProps {
   threadId: string;
@@ -18,6 +23,7 @@ interface ChatViewProps {
   activeRunId: string | null;
   startRun: StartRun;
   answer: AnswerInChat;
+  cancelRun: CancelRun;
 }
 
 /** The stream route answers errors as JSON; show its message, not the raw body. */
@@ -31,12 +37,14 @@ function readableError(error: Error): string {
   return error.message;
 }
 
-function lastRunStatus(messages: ChatMessage[]): RunState | undefined {
+function lastRun(messages: ChatMessage[]): RunCardData | undefined {
   const last = messages.at(-1);
   if (last?.role !== "assistant") return undefined;
   const run = last.parts.findLast((part) => part.type === "data-run");
-  return run?.type === "data-run" ? run.data.status : undefined;
+  return run?.type === "data-run" ? run.data : undefined;
 }
+
+const isLive = (status: RunState | undefined) => status === "running" || status === "pending";
 
 export function ChatView({
   threadId,
@@ -45,6 +53,7 @@ export function ChatView({
   activeRunId,
   startRun,
   answer,
+  cancelRun,
 }: ChatViewProps) {
   // Created once per mounted thread (the page keys the view by thread): a transport swapped
   // mid-stream would drop the stream it is reading.
@@ -58,6 +67,10 @@ export function ChatView({
     resume: activeRunId !== null,
   });
   const [text, setText] = useState("");
+  // The run a stop was sent for: it stays set after success, since the stream, not the action,
+  // shows the run ending, and a second click before then could only be refused.
+  const [stoppingRunId, setStoppingRunId] = useState<string | null>(null);
+  const [stopError, setStopError] = useState<string | null>(null);
   const inputId = useId();
 
   const submitFor = useCallback(
@@ -67,25 +80,46 @@ export function ChatView({
     [answer],
   );
 
-  const runStatus = lastRunStatus(messages);
+  const run = lastRun(messages);
+  const runStatus = run?.status;
   const parked = runStatus === "pending";
-  const busy = status === "submitted" || status === "streaming" || parked || runStatus === "running";
+  const busy = status === "submitted" || status === "streaming" || isLive(runStatus);
+  const stoppable = run !== undefined && isLive(run.status);
+  const stopping = stoppable && stoppingRunId === run.runId;
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
     const trimmed = text.trim();
     if (!trimmed || busy) return;
     clearError();
+    setStopError(null);
     setText("");
     void sendMessage({ text: trimmed });
   };
 
+  const onStop = async () => {
+    if (!stoppable || stopping) return;
+    const { runId } = run;
+    setStoppingRunId(runId);
+    setStopError(null);
+    const result = await cancelRun({ threadId, runId }).catch((): { ok: false; message: string } => ({
+      ok: false,
+      message: "The run could not be stopped. Please try again.",
+    }));
+    if (!result.ok) {
+      setStoppingRunId(null);
+      setStopError(result.message);
+    }
+  };
+
+  const alertText = stopError ?? (error ? readableError(error) : null);
+
   return (
     <div className="chat">
       <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} />
-      {error && (
+      {alertText && (
         <p role="alert" className="alert alert-error">
-          {readableError(error)}
+          {alertText}
         </p>
       )}
       <form className="chat-input" onSubmit={onSubmit}>
@@ -108,6 +142,17 @@ export function ChatView({
             if (event.key === "Enter" && !event.shiftKey) onSubmit(event);
           }}
         />
+        {stoppable && (
+          <button
+            type="button"
+            className="button button-secondary"
+            aria-label="Stop the run"
+            disabled={stopping}
+            onClick={() => void onStop()}
+          >
+            Stop
+          </button>
+        )}
         <button type="submit" className="button" disabled={busy || text.trim().length === 0}>
           Send
         </button>

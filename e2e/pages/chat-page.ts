@@ -5,6 +5,10 @@ export class ChatPage {
   readonly messages: Locator;
   readonly input: Locator;
   readonly send: Locator;
+  /** Shown next to Send while the thread's last run is running or parked. */
+  readonly stop: Locator;
+  /** The chat's error line (the app's route announcer is an alert too, outside main). */
+  readonly alert: Locator;
   readonly newChat: Locator;
   readonly title: Locator;
 
@@ -12,6 +16,8 @@ export class ChatPage {
     this.messages = page.getByRole("list", { name: "Messages" });
     this.input = page.getByLabel("Message", { exact: true });
     this.send = page.getByRole("button", { name: "Send", exact: true });
+    this.stop = page.getByRole("button", { name: "Stop the run", exact: true });
+    this.alert = page.getByRole("main").getByRole("alert");
     this.newChat = page.getByRole("button", { name: "New chat" });
     this.title = page.getByRole("heading", { level: 1 });
   }

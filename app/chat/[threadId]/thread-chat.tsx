@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { useCallback } from "react";
 import { answerRequestAction } from "@/app/requests/actions";
 import type { ChatMessage } from "@/components/chat/chat-message";
-import { type AnswerInChat, ChatView } from "@/components/chat/chat-view";
+import { type AnswerInChat, type CancelRun, ChatView } from "@/components/chat/chat-view";
 import type { StartRun } from "@/components/chat/thread-chat-transport";
-import { startRunAction } from "../actions";
+import { cancelRunAction, startRunAction } from "../actions";
 
 interface ThreadChatProps {
   threadId: string;
@@ -34,5 +34,9 @@ export function ThreadChat(props: ThreadChatProps) {
       ? { ok: true }
       : { ok: false, message: result.error.message, issues: result.error.issues };
   }, []);
-  return <ChatView {...props} startRun={startRun} answer={answer} />;
+  const cancelRun = useCallback<CancelRun>(async (input) => {
+    const result = await cancelRunAction(input);
+    return result.ok ? { ok: true } : { ok: false, message: result.error.message };
+  }, []);
+  return <ChatView {...props} startRun={startRun} answer={answer} cancelRun={cancelRun} />;
 }
