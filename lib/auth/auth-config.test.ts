@@ -124,6 +124,43 @@ describe("sign-in with the app's next-auth configuration", () => {
   });
 });
 
+describe("a session follows the user row, not the token", () => {
+  it("applies a role change on the next request, both ways", async () => {
+    await upsertUserByEmail({
+      db,
+      email: "sam@example.test",
+      name: "Sam",
+      role: "user",
+      passwordHash: await hashPassword("pw-sam-123"),
+    });
+    const { cookies } = await signIn("sam@example.test", "pw-sam-123");
+    expect((await requireUserFor(cookies)).body.user.role).toBe("user");
+
+    await db.user.update({ where: { email: "sam@example.test" }, data: { role: "reviewer" } });
+    expect((await requireUserFor(cookies)).body.user.role).toBe("reviewer");
+
+    await db.user.update({ where: { email: "sam@example.test" }, data: { role: "user" } });
+    const demoted = await requireUserFor(cookies);
+    expect(demoted.body.user.role).toBe("user");
+    expect(() => ensureRole(demoted.body.user, "reviewer")).toThrowError(/role does not allow/);
+  });
+
+  it("ends the session of a deleted account", async () => {
+    await upsertUserByEmail({
+      db,
+      email: "gone@example.test",
+      name: "Gone",
+      role: "reviewer",
+      passwordHash: await hashPassword("pw-gone-123"),
+    });
+    const { cookies } = await signIn("gone@example.test", "pw-gone-123");
+    expect((await requireUserFor(cookies)).status).toBe(200);
+
+    await db.user.delete({ where: { email: "gone@example.test" } });
+    expect(await requireUserFor(cookies)).toEqual({ status: 401, body: { code: "unauthorized:session" } });
+  });
+});
+
 describe("listOAuthProviders", () => {
   it("offers GitHub and OIDC only when fully configured", () => {
     expect(listOAuthProviders({ AUTH_GITHUB_ID: "id" })).toEqual([]);

@@ -4,6 +4,7 @@ import type { Provider } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import type { DbClient } from "@/lib/db/db-types";
+import { getUserById } from "@/lib/db/users";
 import { resolveAuthSecret } from "./auth-secret";
 import { isDemoMode, isGitHubConfigured, isOidcConfigured } from "./demo-mode";
 import { loginInputSchema } from "./login-input";
@@ -60,7 +61,8 @@ function buildProviders(env: Env, db: () => DbClient): Provider[] {
 
 /**
  * The whole next-auth setup in one place. Sessions are JWTs (the Credentials provider needs
- * that), carrying the user id and role; the Prisma adapter stores OAuth users and accounts.
+ * that) carrying the user id; the role is read from the user row on every request. The Prisma
+ * adapter stores OAuth users and accounts.
  */
 export function createAuthConfig(options: {
   db: () => DbClient;
@@ -81,12 +83,20 @@ export function createAuthConfig(options: {
     ...(secret ? { secret } : {}),
     pages: { signIn: "/login", error: "/login" },
     callbacks: {
-      jwt({ token, user }) {
-        // `user` is only present on the sign-in request; afterwards the token carries the role.
+      async jwt({ token, user }) {
+        // `user` is only present on the sign-in request.
         if (user) {
           if (user.id) token.sub = user.id;
           token.role = parseRole((user as { role?: unknown }).role);
+          return token;
         }
+        // Afterwards the token only says who signed in; the user row says what they may do now,
+        // so a demoted reviewer or a deleted account loses access on the next request rather
+        // than when the token expires. One primary-key read per request.
+        if (!token.sub) return null;
+        const stored = await getUserById({ db: options.db(), userId: token.sub });
+        if (!stored) return null;
+        token.role = stored.role;
         return token;
       },
       session({ session, token }) {
