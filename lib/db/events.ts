@@ -25,37 +25,44 @@ export function toThreadEvent(row: EventRow): ThreadEvent {
 }
 
 /**
- * Appends events to a thread's log inside the caller's transaction. The thread row is written
- * first so concurrent appenders to one thread queue behind each other (a row lock on
- * PostgreSQL, the write lock on SQLite): seqs are then handed out in commit order, which is
- * what lets a subscriber treat a hole as "read the rows" rather than "wait for a straggler".
+ * Takes the next `count` seqs of a thread's log by moving its counter on, and returns the
+ * first. The write holds the thread row until the caller's transaction ends (a row lock on
+ * PostgreSQL, the write lock on SQLite), so concurrent appenders to one thread queue behind
+ * each other: seqs are handed out in commit order, which is what lets a subscriber treat a hole
+ * as "read the rows" rather than "wait for a straggler". A rolled-back transaction gives its
+ * seqs back, so the log has no holes either.
  */
-export async function appendEvents({
+async function takeEventSeqs({
+  tx,
+  threadId,
+  count,
+}: {
+  tx: DbTx;
+  threadId: string;
+  count: number;
+}): Promise<number> {
+  const [thread] = await tx.thread.updateManyAndReturn({
+    where: { id: threadId },
+    data: { lastEventSeq: { increment: count } },
+    select: { lastEventSeq: true },
+  });
+  if (!thread) throw new Error(`thread ${threadId} does not exist`);
+  return thread.lastEventSeq - count + 1;
+}
+
+async function insertEvents({
   tx,
   threadId,
   runId,
+  first,
   bodies,
-  onlyWhileHeldBy,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string | null;
+  first: number;
   bodies: EventBody[];
-  /**
-   * Append only if the run is still running under this lease owner. Checked after the thread
-   * lock, so a cancel or takeover that commits first is seen, and the events of a run that has
-   * ended never land after its final event.
-   */
-  onlyWhileHeldBy?: string;
 }): Promise<ThreadEvent[]> {
-  if (bodies.length === 0) return [];
-  await tx.thread.updateMany({ where: { id: threadId }, data: { updatedAt: new Date() } });
-  if (onlyWhileHeldBy !== undefined && runId !== null) {
-    const held = await tx.run.count({ where: { id: runId, status: "running", leaseOwner: onlyWhileHeldBy } });
-    if (held === 0) return [];
-  }
-  const top = await tx.event.aggregate({ where: { threadId }, _max: { seq: true } });
-  const first = (top._max.seq ?? 0) + 1;
   const createdAt = new Date();
   const rows = bodies.map(({ type, ...payload }, index) => ({
     threadId,
@@ -67,6 +74,23 @@ export async function appendEvents({
   }));
   await tx.event.createMany({ data: rows });
   return rows.map((row) => toThreadEvent({ ...row, payload: row.payload }));
+}
+
+/** Appends events to a thread's log inside the caller's transaction (see `takeEventSeqs`). */
+export async function appendEvents({
+  tx,
+  threadId,
+  runId,
+  bodies,
+}: {
+  tx: DbTx;
+  threadId: string;
+  runId: string | null;
+  bodies: EventBody[];
+}): Promise<ThreadEvent[]> {
+  if (bodies.length === 0) return [];
+  const first = await takeEventSeqs({ tx, threadId, count: bodies.length });
+  return insertEvents({ tx, threadId, runId, first, bodies });
 }
 
 export async function listEventsAfterSeq({
@@ -94,14 +118,40 @@ export async function getFirstEventSeqByRun({ db, runId }: { db: DbClient; runId
   return row?.seq ?? null;
 }
 
-/** Appends in a transaction of its own: how a running segment streams its events. */
-export async function appendRunEvents(input: {
+class RunNotHeld extends Error {}
+
+/**
+ * Appends in a transaction of its own: how a running segment streams its events. Only while
+ * the run is still running under `onlyWhileHeldBy`, checked once the thread row is ours, so a
+ * cancel or takeover that commits first is seen and the events of a run that has ended never
+ * land after its final event; otherwise nothing is stored and the seqs taken are given back.
+ */
+export async function appendRunEvents({
+  db,
+  threadId,
+  runId,
+  bodies,
+  onlyWhileHeldBy,
+}: {
   db: DbClient;
   threadId: string;
   runId: string;
   bodies: EventBody[];
   onlyWhileHeldBy: string;
 }): Promise<ThreadEvent[]> {
-  const { db, ...rest } = input;
-  return db.$transaction((tx) => appendEvents({ tx, ...rest }), engineTransaction);
+  if (bodies.length === 0) return [];
+  try {
+    return await db.$transaction(async (tx) => {
+      const first = await takeEventSeqs({ tx, threadId, count: bodies.length });
+      const held = await tx.run.count({
+        where: { id: runId, status: "running", leaseOwner: onlyWhileHeldBy },
+      });
+      // Throwing rolls the counter back with everything else.
+      if (held === 0) throw new RunNotHeld();
+      return insertEvents({ tx, threadId, runId, first, bodies });
+    }, engineTransaction);
+  } catch (error) {
+    if (error instanceof RunNotHeld) return [];
+    throw error;
+  }
 }

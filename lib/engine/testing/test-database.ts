@@ -12,21 +12,28 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const migrationsOf = (provider: TestProvider) =>
   path.join(root, provider === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations");
 
-function migrationScripts(provider: TestProvider): string[] {
+function migrationScripts(provider: TestProvider, only: (name: string) => boolean): string[] {
   const dir = migrationsOf(provider);
   return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && only(entry.name))
     .map((entry) => entry.name)
     .sort()
     .map((name) => readFileSync(path.join(dir, name, "migration.sql"), "utf8"));
 }
 
-/** Runs the checked-in migration scripts as they are, without Prisma's migration engine. */
-async function applyMigrations(provider: TestProvider, url: string): Promise<void> {
+/**
+ * Runs the checked-in migration scripts as they are, without Prisma's migration engine; `only`
+ * picks some of them by folder name (a migration's own test stops before it, then runs it).
+ */
+export async function applyMigrations(
+  provider: TestProvider,
+  url: string,
+  only: (name: string) => boolean = () => true,
+): Promise<void> {
   if (provider === "sqlite") {
     const raw = new Database(url.slice("file:".length));
     try {
-      for (const script of migrationScripts("sqlite")) raw.exec(script);
+      for (const script of migrationScripts("sqlite", only)) raw.exec(script);
     } finally {
       raw.close();
     }
@@ -35,7 +42,7 @@ async function applyMigrations(provider: TestProvider, url: string): Promise<voi
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   try {
-    for (const script of migrationScripts("postgres")) await setup.query(script);
+    for (const script of migrationScripts("postgres", only)) await setup.query(script);
   } finally {
     await setup.end();
   }

@@ -1,0 +1,233 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedPeople } from "@/lib/engine/testing/engine-fixture";
+import {
+  applyMigrations,
+  createTestDatabase,
+  type TestDatabase,
+  type TestProvider,
+} from "@/lib/engine/testing/test-database";
+import { createDb } from "./client";
+import type { DbClient } from "./db-types";
+import { appendEvents, appendRunEvents, listEventsAfterSeq } from "./events";
+import { createRun } from "./runs";
+import { createTempDatabase } from "./temp-database";
+import { engineTransaction } from "./transaction-options";
+
+const counterMigration = "20261130011140_thread_last_event_seq";
+
+function append(db: DbClient, threadId: string, deltas: string[]) {
+  return db.$transaction(
+    (tx) =>
+      appendEvents({ tx, threadId, runId: null, bodies: deltas.map((delta) => ({ type: "text", delta })) }),
+    engineTransaction,
+  );
+}
+
+async function storedSeqs(db: DbClient, threadId: string): Promise<number[]> {
+  return (await listEventsAfterSeq({ db, threadId, afterSeq: 0 })).map((event) => event.seq);
+}
+
+async function lastEventSeq(db: DbClient, threadId: string): Promise<number> {
+  const thread = await db.thread.findUniqueOrThrow({
+    where: { id: threadId },
+    select: { lastEventSeq: true },
+  });
+  return thread.lastEventSeq;
+}
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function startAppender(url: string, threadId: string, batches: string[][]) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/db/testing/append-in-child.ts",
+      url,
+      threadId,
+      JSON.stringify(batches),
+    ],
+    { cwd: root },
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return { child, lines };
+}
+
+async function nextLine(lines: AsyncIterator<string>): Promise<string> {
+  const { value, done } = await lines.next();
+  if (done) throw new Error("appender exited early");
+  return value;
+}
+
+function parseSeqs(line: string): number[][] {
+  if (!line.startsWith("seqs ")) throw new Error(`unexpected line from the appender: ${line}`);
+  return JSON.parse(line.slice("seqs ".length)) as number[][];
+}
+
+describe.each<TestProvider>(["sqlite", "postgres"])("the event log on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("gives concurrent appends to one thread from three processes consecutive seqs, each batch in one block", async () => {
+    const { threadId } = await seedPeople(database.db);
+    // Ten appends of one to three events each per process.
+    const batchesOf = (child: number) =>
+      Array.from({ length: 10 }, (_, i) =>
+        Array.from({ length: (i % 3) + 1 }, (_, j) => `${child}.${i}.${j}`),
+      );
+    const children = [0, 1, 2].map((child) => startAppender(database.url, threadId, batchesOf(child)));
+    await Promise.all(children.map((child) => nextLine(child.lines)));
+    for (const child of children) child.child.stdin.write("go\n");
+    const results = await Promise.all(children.map(async (child) => parseSeqs(await nextLine(child.lines))));
+
+    for (const batches of results) {
+      for (const seqs of batches) expect(seqs).toEqual(seqs.map((_, j) => seqs[0]! + j));
+    }
+    const total = [0, 1, 2].flatMap(batchesOf).flat().length;
+    const all = results.flat(2).sort((a, b) => a - b);
+    expect(all).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
+    expect(stored.map((event) => event.seq)).toEqual(all);
+    // Each batch's events are the ones it appended, in its order.
+    const byDelta = new Map(stored.map((event) => [event.type === "text" ? event.delta : "", event.seq]));
+    for (const [child, batches] of results.entries()) {
+      for (const [i, seqs] of batches.entries()) {
+        expect(seqs).toEqual(batchesOf(child)[i]!.map((delta) => byDelta.get(delta)));
+      }
+    }
+    expect(await lastEventSeq(database.db, threadId)).toBe(total);
+  });
+
+  it("holds an appender in another process until the earlier one commits, so seqs follow commit order", async () => {
+    const { threadId } = await seedPeople(database.db);
+    const appender = startAppender(database.url, threadId, [["second"]]);
+    await nextLine(appender.lines);
+    let committed = false;
+    let answered: Promise<{ line: string; afterCommit: boolean }> | undefined;
+    const first = await database.db.$transaction(async (tx) => {
+      const events = await appendEvents({
+        tx,
+        threadId,
+        runId: null,
+        bodies: [{ type: "text", delta: "first" }],
+      });
+      appender.child.stdin.write("go\n");
+      answered = nextLine(appender.lines).then((line) => ({ line, afterCommit: committed }));
+      // Long enough for the other process to reach the thread row; it must wait there however long.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      committed = true;
+      return events;
+    }, engineTransaction);
+    const second = await answered!;
+
+    expect(second.afterCommit).toBe(true);
+    expect(first.map((event) => event.seq)).toEqual([1]);
+    expect(parseSeqs(second.line)).toEqual([[2]]);
+  });
+
+  it("gives the seqs of a rolled-back append back, leaving no hole", async () => {
+    const { threadId } = await seedPeople(database.db);
+    await append(database.db, threadId, ["a"]);
+    const rolledBack = database.db.$transaction(async (tx) => {
+      await appendEvents({ tx, threadId, runId: null, bodies: [{ type: "text", delta: "lost" }] });
+      throw new Error("rolled back");
+    }, engineTransaction);
+    await expect(rolledBack).rejects.toThrow("rolled back");
+    await append(database.db, threadId, ["b"]);
+
+    expect(await storedSeqs(database.db, threadId)).toEqual([1, 2]);
+    expect(await lastEventSeq(database.db, threadId)).toBe(2);
+  });
+
+  it("appends a run's events only while the run is held, and takes no seq otherwise", async () => {
+    const { owner, threadId } = await seedPeople(database.db);
+    const created = await createRun({
+      db: database.db,
+      threadId,
+      userId: owner.id,
+      model: "test",
+      content: "hello",
+      leaseOwner: "holder",
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+    if (created.busy) throw new Error("the thread is busy");
+    const { runId } = created;
+    const before = await lastEventSeq(database.db, threadId);
+    const bodies = [{ type: "text" as const, delta: "hi" }];
+
+    const stranger = await appendRunEvents({
+      db: database.db,
+      threadId,
+      runId,
+      bodies,
+      onlyWhileHeldBy: "stranger",
+    });
+    expect(stranger).toEqual([]);
+    expect(await lastEventSeq(database.db, threadId)).toBe(before);
+
+    const held = await appendRunEvents({
+      db: database.db,
+      threadId,
+      runId,
+      bodies,
+      onlyWhileHeldBy: "holder",
+    });
+    expect(held.map((event) => event.seq)).toEqual([before + 1]);
+    expect(await storedSeqs(database.db, threadId)).toEqual(
+      Array.from({ length: before + 1 }, (_, i) => i + 1),
+    );
+  });
+
+  it("refuses to append to a thread that does not exist", async () => {
+    await expect(append(database.db, "no-such-thread", ["x"])).rejects.toThrow("does not exist");
+  });
+});
+
+describe.each<TestProvider>(["sqlite", "postgres"])("the event counter migration on %s", (provider) => {
+  it("starts every thread's counter at its highest stored seq", async () => {
+    const temp = await createTempDatabase({ provider });
+    try {
+      await applyMigrations(provider, temp.url, (name) => name < counterMigration);
+      const insert = [
+        `INSERT INTO "User" ("id", "role", "createdAt", "updatedAt") VALUES ('u1', 'user', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+        `INSERT INTO "Thread" ("id", "userId", "title", "createdAt", "updatedAt") VALUES ('t-busy', 'u1', '', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP), ('t-empty', 'u1', '', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+        `INSERT INTO "Event" ("id", "threadId", "seq", "type", "payload", "createdAt") VALUES ('e1', 't-busy', 1, 'text', '{}', CURRENT_TIMESTAMP), ('e2', 't-busy', 2, 'text', '{}', CURRENT_TIMESTAMP), ('e7', 't-busy', 7, 'text', '{}', CURRENT_TIMESTAMP)`,
+      ];
+      if (provider === "sqlite") {
+        const { default: Database } = await import("better-sqlite3");
+        const raw = new Database(temp.url.slice("file:".length));
+        for (const sql of insert) raw.exec(sql);
+        raw.close();
+      } else {
+        const client = new pg.Client({ connectionString: temp.url });
+        await client.connect();
+        for (const sql of insert) await client.query(sql);
+        await client.end();
+      }
+      await applyMigrations(provider, temp.url, (name) => name === counterMigration);
+
+      const db = createDb({ url: temp.url });
+      try {
+        expect(await lastEventSeq(db, "t-busy")).toBe(7);
+        expect(await lastEventSeq(db, "t-empty")).toBe(0);
+        const [next] = await append(db, "t-busy", ["after"]);
+        expect(next?.seq).toBe(8);
+      } finally {
+        await db.$disconnect();
+      }
+    } finally {
+      await temp.drop();
+    }
+  });
+});
