@@ -1,12 +1,13 @@
 "use client";
 
-import { useChat } from "@ai-sdk/react";
 import { useCallback, useId, useState } from "react";
 import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
-import type { RunState } from "@/lib/engine/event-types";
-import type { ChatMessage, RunCardData } from "./chat-message";
+import type { ChatMessage } from "./chat-message";
+import { ConnectionNoticeView } from "./connection-notice-view";
+import { isLiveRun, lastRun } from "./last-run";
 import { MessageList } from "./message-list";
-import { type StartRun, ThreadChatTransport } from "./thread-chat-transport";
+import type { StartRun } from "./thread-chat-transport";
+import { useReconnectingChat } from "./use-reconnecting-chat";
 
 export type AnswerInChat = (input: { requestId: string; answer: AnswerDraft }) => Promise<SubmitOutcome>;
 
@@ -37,15 +38,6 @@ function readableError(error: Error): string {
   return error.message;
 }
 
-function lastRun(messages: ChatMessage[]): RunCardData | undefined {
-  const last = messages.at(-1);
-  if (last?.role !== "assistant") return undefined;
-  const run = last.parts.findLast((part) => part.type === "data-run");
-  return run?.type === "data-run" ? run.data : undefined;
-}
-
-const isLive = (status: RunState | undefined) => status === "running" || status === "pending";
-
 export function ChatView({
   threadId,
   viewerId,
@@ -55,16 +47,11 @@ export function ChatView({
   answer,
   cancelRun,
 }: ChatViewProps) {
-  // Created once per mounted thread (the page keys the view by thread): a transport swapped
-  // mid-stream would drop the stream it is reading.
-  const [transport] = useState(
-    () => new ThreadChatTransport({ threadId, startRun, resumeRunId: activeRunId }),
-  );
-  const { messages, sendMessage, status, error, clearError } = useChat<ChatMessage>({
-    id: threadId,
-    messages: initialMessages,
-    transport,
-    resume: activeRunId !== null,
+  const { messages, send, status, error, clearError, notice, reattach } = useReconnectingChat({
+    threadId,
+    initialMessages,
+    startRun,
+    resumeRunId: activeRunId,
   });
   const [text, setText] = useState("");
   // The run a stop was sent for: it stays set after success, since the stream, not the action,
@@ -83,8 +70,8 @@ export function ChatView({
   const run = lastRun(messages);
   const runStatus = run?.status;
   const parked = runStatus === "pending";
-  const busy = status === "submitted" || status === "streaming" || isLive(runStatus);
-  const stoppable = run !== undefined && isLive(run.status);
+  const busy = status === "submitted" || status === "streaming" || isLiveRun(runStatus);
+  const stoppable = run !== undefined && isLiveRun(run.status);
   const stopping = stoppable && stoppingRunId === run.runId;
 
   const onSubmit = (event: React.FormEvent) => {
@@ -94,7 +81,7 @@ export function ChatView({
     clearError();
     setStopError(null);
     setText("");
-    void sendMessage({ text: trimmed });
+    send(trimmed);
   };
 
   const onStop = async () => {
@@ -109,14 +96,19 @@ export function ChatView({
     if (!result.ok) {
       setStoppingRunId(null);
       setStopError(result.message);
+      return;
     }
+    // Without a stream the view cannot see the run end; a reattach replays it to the cancel.
+    reattach();
   };
 
-  const alertText = stopError ?? (error ? readableError(error) : null);
+  // While a lost stream is being reattached its error is not news: the notice says so instead.
+  const alertText = stopError ?? (error && !notice ? readableError(error) : null);
 
   return (
     <div className="chat">
       <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} />
+      {notice && <ConnectionNoticeView notice={notice} onRetry={reattach} />}
       {alertText && (
         <p role="alert" className="alert alert-error">
           {alertText}

@@ -1,0 +1,15 @@
+import type { RunState } from "@/lib/engine/event-types";
+import type { ChatMessage, RunCardData } from "./chat-message";
+
+/** The run behind the conversation's last reply, if the last message is a reply with a run. */
+export function lastRun(messages: ChatMessage[]): RunCardData | undefined {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant") return undefined;
+  const run = last.parts.findLast((part) => part.type === "data-run");
+  return run?.type === "data-run" ? run.data : undefined;
+}
+
+/** Running or parked: the run has not ended, and its stream is worth following. */
+export function isLiveRun(status: RunState | undefined): boolean {
+  return status === "running" || status === "pending";
+}
