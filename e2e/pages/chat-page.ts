@@ -11,6 +11,10 @@ export class ChatPage {
   readonly alert: Locator;
   readonly newChat: Locator;
   readonly title: Locator;
+  /** The quiet line shown while the chat reattaches to a run whose stream was lost. */
+  readonly reconnecting: Locator;
+  /** Shown with the alert once reattaching has failed for a while, or the browser is offline. */
+  readonly retry: Locator;
 
   constructor(readonly page: Page) {
     this.messages = page.getByRole("list", { name: "Messages" });
@@ -20,10 +24,13 @@ export class ChatPage {
     this.alert = page.getByRole("main").getByRole("alert");
     this.newChat = page.getByRole("button", { name: "New chat" });
     this.title = page.getByRole("heading", { level: 1 });
+    this.reconnecting = page.getByRole("main").getByRole("status").filter({ hasText: "Reconnecting…" });
+    this.retry = page.getByRole("button", { name: "Retry", exact: true });
   }
 
-  async startNewChat(): Promise<void> {
-    await this.page.goto("/chat");
+  /** `origin` reaches the app another way than the base URL (through a relay, say). */
+  async startNewChat(origin = ""): Promise<void> {
+    await this.page.goto(`${origin}/chat`);
     await this.newChat.click();
     await expect(this.page).toHaveURL(/\/chat\/[^/]+$/);
     await expect(this.input).toBeEditable();
