@@ -12,8 +12,12 @@ export interface EventNotice {
 }
 
 export interface EventBus {
-  /** Call after the events are committed. */
-  publish(notice: EventNotice): Promise<void>;
+  /**
+   * Call after the events are committed, with every notice of one commit in seq order: a bus
+   * that crosses processes then announces each thread once, at its highest seq. Listeners in
+   * this process have heard every notice by the time `publish` returns its promise.
+   */
+  publish(...notices: EventNotice[]): Promise<void>;
   /** Returns the function that stops listening. */
   listen(threadId: string, onNotice: (notice: EventNotice) => void): () => void;
   close(): Promise<void>;
@@ -39,8 +43,8 @@ export function createMemoryEventBus(): EventBus & {
   return {
     deliver,
     threads: () => [...listeners.keys()],
-    async publish(notice) {
-      deliver(notice);
+    async publish(...notices) {
+      for (const notice of notices) deliver(notice);
     },
     listen(threadId, onNotice) {
       let set = listeners.get(threadId);

@@ -112,6 +112,8 @@ export function createEventWriter({
 
 export type EventWriter = ReturnType<typeof createEventWriter>;
 
-export async function publishAll(bus: EventBus, events: ThreadEvent[]): Promise<void> {
-  for (const event of events) await bus.publish({ threadId: event.threadId, seq: event.seq, event });
+/** Announces the events of one commit; listeners in this process have heard them all on return. */
+export function publishAll(bus: EventBus, events: ThreadEvent[]): Promise<void> {
+  if (events.length === 0) return Promise.resolve();
+  return bus.publish(...events.map((event) => ({ threadId: event.threadId, seq: event.seq, event })));
 }

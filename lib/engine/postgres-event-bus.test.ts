@@ -145,4 +145,42 @@ describe("two app processes on one PostgreSQL", () => {
     await here.close();
     await there.close();
   });
+
+  it("announces a commit's notices to other processes once per thread, at its highest seq", async () => {
+    const here = await createPostgresEventBus({ connectionString: database.url, instanceId: "here" });
+    const there = await createPostgresEventBus({ connectionString: database.url, instanceId: "there" });
+    const heardHere: EventNotice[] = [];
+    let marker!: () => void;
+    const markerHeard = new Promise<void>((resolve) => {
+      marker = resolve;
+    });
+    for (const threadId of ["thread-1", "thread-2"]) {
+      here.listen(threadId, (notice) => {
+        heardHere.push(notice);
+        if (notice.seq === 9) marker();
+      });
+    }
+    const heardThere: number[] = [];
+    there.listen("thread-1", (notice) => heardThere.push(notice.seq));
+
+    const publishing = there.publish(
+      { threadId: "thread-1", seq: 1 },
+      { threadId: "thread-1", seq: 2 },
+      { threadId: "thread-2", seq: 5 },
+      { threadId: "thread-1", seq: 3 },
+    );
+    // Local listeners have every notice as soon as publishing starts.
+    expect(heardThere).toEqual([1, 2, 3]);
+    await publishing;
+    // Notifications of one connection arrive in the order sent, so this one comes last.
+    await there.publish({ threadId: "thread-1", seq: 9 });
+    await markerHeard;
+    expect(heardHere.map((n) => [n.threadId, n.seq])).toEqual([
+      ["thread-1", 3],
+      ["thread-2", 5],
+      ["thread-1", 9],
+    ]);
+    await here.close();
+    await there.close();
+  });
 });

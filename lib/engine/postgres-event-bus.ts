@@ -80,11 +80,18 @@ export async function createPostgresEventBus({
   await connect();
 
   return {
-    async publish(notice) {
-      local.deliver(notice);
-      const payload = JSON.stringify({ i: instanceId, t: notice.threadId, s: notice.seq });
-      // A lost NOTIFY only delays remote subscribers until the next one; the rows are committed.
-      await client?.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
+    async publish(...notices) {
+      const highest = new Map<string, number>();
+      for (const notice of notices) {
+        local.deliver(notice);
+        highest.set(notice.threadId, Math.max(notice.seq, highest.get(notice.threadId) ?? 0));
+      }
+      // A remote subscriber reads every row up to the seq it is told, so one NOTIFY per thread
+      // covers a whole commit. A lost one only delays it until the next; the rows are committed.
+      for (const [threadId, seq] of highest) {
+        const payload = JSON.stringify({ i: instanceId, t: threadId, s: seq });
+        await client?.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
+      }
     },
     listen: local.listen,
     async close() {
