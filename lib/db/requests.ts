@@ -54,14 +54,23 @@ export function toRequestView(row: RequestRow): ParkedRequestView {
   };
 }
 
-function toStoredRequest(row: RequestRow): StoredRequest {
-  const { answer } = row;
+/** A request without its answer. */
+export type BareRequest = Omit<StoredRequest, "answer">;
+
+function toBareRequest(row: RequestRow): BareRequest {
   return {
     ...toRequestView(row),
     threadId: row.threadId,
     ownerId: row.ownerId,
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+function toStoredRequest(row: RequestRow): StoredRequest {
+  const { answer } = row;
+  return {
+    ...toBareRequest(row),
     answer: answer
       ? {
           actorId: answer.actorId,
@@ -83,6 +92,21 @@ export async function getRequestById({
 }): Promise<StoredRequest | null> {
   const row = await db.request.findUnique({ where: { id }, include: { answer: true } });
   return row ? toStoredRequest(row) : null;
+}
+
+/**
+ * The request alone, in one query where `getRequestById` takes two: what answering needs, since
+ * an open request has no answer yet (its answer row is written by the claim that closes it).
+ */
+export async function getBareRequestById({
+  db,
+  id,
+}: {
+  db: DbClient;
+  id: string;
+}): Promise<BareRequest | null> {
+  const row = await db.request.findUnique({ where: { id } });
+  return row ? toBareRequest(row) : null;
 }
 
 /** The rows behind a checkpoint's suspended slots, keyed by the §10 request id. */

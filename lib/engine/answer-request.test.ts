@@ -86,6 +86,46 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
     await engine.stop();
   });
 
+  it("resumes the tool with the answer as stored, whether it was just given here or read back", async () => {
+    const threadId = await freshThread();
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: suite.database.db, log });
+    const { runId } = await engine.startRun({
+      threadId,
+      userId: suite.people.owner.id,
+      message: "pair once more",
+    });
+    await engine.idle();
+    const [approval, input] = (await readRunState(suite.database.db, runId)).requests;
+
+    // The first answer is read back when the run resumes; the last one is in hand.
+    await engine.answerRequest({
+      requestId: input!.id,
+      answer: { ok: true, data: { name: "Cy" } },
+      actor: suite.people.owner,
+    });
+    const given = { note: "ship it", skipped: undefined, detail: { tries: [1, "two"] } };
+    await engine.answerRequest({
+      requestId: approval!.id,
+      answer: { ok: true, data: given },
+      actor: suite.people.reviewer,
+    });
+    given.detail.tries.push(3);
+    await engine.idle();
+
+    const done = await readRunState(suite.database.db, runId);
+    expect(done.run.status).toBe("done");
+    const [storedApproval, storedInput] = done.requests;
+    const seen = (tool: string) =>
+      log.entries.filter((e) => e.tool === tool && e.answer).map((e) => e.answer);
+    expect(seen("approve")).toStrictEqual([
+      { id: storedApproval!.requestId, ok: true, data: storedApproval!.answer!.data },
+    ]);
+    expect(storedApproval!.answer!.data).toStrictEqual({ note: "ship it", detail: { tries: [1, "two"] } });
+    expect(seen("ask_name")).toStrictEqual([{ id: storedInput!.requestId, ok: true, data: { name: "Cy" } }]);
+    await engine.stop();
+  });
+
   it("answers an expired request as the system, refuses late answers, and resumes with the decline", async () => {
     const threadId = await freshThread();
     const log = memoryLog();

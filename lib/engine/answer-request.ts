@@ -1,5 +1,5 @@
 import { claimRequest } from "@/lib/db/claim-request";
-import { getRequestById, type StoredRequest } from "@/lib/db/requests";
+import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
 import { requestActionInput } from "./actor-input";
 import type { Actor, AnswerPolicy } from "./answer-policy";
@@ -12,13 +12,13 @@ export interface AnswerDeps extends ExpiryDeps {
   policy: AnswerPolicy;
 }
 
-function refuseClosed(request: StoredRequest): never {
+function refuseClosed(request: Pick<BareRequest, "status">): never {
   if (request.status === "expired") throw new AppError("expired:request");
   if (request.status === "answered") throw new AppError("conflict:answer");
   throw new AppError("conflict:request_closed");
 }
 
-function checkMayAnswer(policy: AnswerPolicy, request: StoredRequest, actor: Actor): void {
+function checkMayAnswer(policy: AnswerPolicy, request: BareRequest, actor: Actor): void {
   if (!policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) {
     throw new AppError("forbidden:request");
   }
@@ -37,7 +37,7 @@ export async function answerRequest(
   if (!parsed.success) throw new AppError("bad_request:input");
   const { requestId, actor } = parsed.data;
 
-  const request = await getRequestById({ db: deps.db, id: requestId });
+  const request = await getBareRequestById({ db: deps.db, id: requestId });
   if (!request) throw new AppError("not_found:request");
   checkMayAnswer(deps.policy, request, actor);
   if (request.status !== "open") refuseClosed(request);
@@ -55,11 +55,15 @@ export async function answerRequest(
     resolution: { status: "answered", answer, actorId: actor.id },
   });
   if (!claim.claimed) {
-    const now = await getRequestById({ db: deps.db, id: requestId });
-    refuseClosed(now ?? { ...request, status: "answered" });
+    const now = await getBareRequestById({ db: deps.db, id: requestId });
+    refuseClosed(now ?? { status: "answered" });
   }
-  await publishAll(deps.bus, claim.events);
-  deps.resumeWhenReady(request.runId);
+  // Subscribers here have the event once publishing starts; the run's claim need not wait for
+  // the notification to other processes. The answer just stored goes with it, so the resumed
+  // run need not read it back.
+  const published = publishAll(deps.bus, claim.events);
+  deps.resumeWhenReady(request.runId, answer);
+  await published;
   const { id: _id, ...stored } = answer;
   return {
     request: {

@@ -4,6 +4,30 @@ import { getRunById, type StoredRun } from "@/lib/db/runs";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { DriveDeps, Segment } from "./drive-run";
 
+/** What the caller already has in hand about a run it has just claimed. */
+export interface KnownState {
+  /** The run as its claim returned it, which saves reading it again. */
+  claimed?: StoredRun;
+  /** An answer stored just before the claim (see `copyAsStored`), which saves reading it back. */
+  resolved?: Answer;
+}
+
+/**
+ * A copy of an answer as storing it made it: its data through JSON, detached from the caller's
+ * objects, so a tool resumed with it sees what a takeover would read back.
+ */
+export function copyAsStored(answer: Answer): Answer {
+  return answer.data ? { ...answer, data: JSON.parse(JSON.stringify(answer.data)) } : { ...answer };
+}
+
+/** The §10 answer a resumed tool sees, built the same way from a stored row or from one in hand. */
+function toResumeAnswer(id: string, stored: Pick<Answer, "ok" | "data" | "reason">): Answer {
+  const answer: Answer = { id, ok: stored.ok };
+  if (stored.data) answer.data = stored.data;
+  if (stored.reason) answer.reason = stored.reason;
+  return answer;
+}
+
 /**
  * Rebuilds where a run we have just claimed stands, from storage alone: its last checkpoint and
  * the stored answers of the requests that checkpoint is waiting on — or, when it died before
@@ -13,8 +37,7 @@ export async function prepareContinuation(
   deps: DriveDeps,
   runId: string,
   signal: AbortSignal,
-  /** The run as its claim returned it, which saves reading it again. */
-  claimed?: StoredRun,
+  { claimed, resolved }: KnownState = {},
 ): Promise<Segment | null> {
   const run = claimed ?? (await getRunById({ db: deps.db, runId }));
   if (run?.status !== "running" || run.leaseOwner !== deps.instanceId) return null;
@@ -32,15 +55,15 @@ export async function prepareContinuation(
   const wireIds = run.checkpoint.slots.flatMap((slot) =>
     slot.state.status === "suspended" ? [slot.state.request.id] : [],
   );
-  const rows = wireIds.length > 0 ? await listRequestsByWireIds({ db: deps.db, runId, wireIds }) : new Map();
+  // A request id is unique within its run, so the answer in hand is the stored one.
+  const inHand = resolved && wireIds.includes(resolved.id) ? resolved : undefined;
+  const toRead = wireIds.filter((id) => id !== inHand?.id);
+  const rows =
+    toRead.length > 0 ? await listRequestsByWireIds({ db: deps.db, runId, wireIds: toRead }) : new Map();
   const answers: Answer[] = [];
   for (const id of wireIds) {
-    const stored = rows.get(id)?.answer;
-    if (!stored) continue;
-    const answer: Answer = { id, ok: stored.ok };
-    if (stored.data) answer.data = stored.data;
-    if (stored.reason) answer.reason = stored.reason;
-    answers.push(answer);
+    const stored = id === inHand?.id ? inHand : rows.get(id)?.answer;
+    if (stored) answers.push(toResumeAnswer(id, stored));
   }
   return { ...base, start: { kind: "resume", checkpoint: run.checkpoint, answers } };
 }

@@ -9,12 +9,13 @@ import {
   releaseRunLeases,
   renewRunLeases,
 } from "@/lib/db/run-leases";
-import { createRun, getRunById, getThreadOwnerById, type StoredRun } from "@/lib/db/runs";
+import { createRun, getRunById, getThreadOwnerById } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
+import type { Answer } from "@/lib/toolnexus/types";
 import { actorInput } from "./actor-input";
 import { createAnswerPolicy } from "./answer-policy";
 import { type AnswerDeps, answerRequest } from "./answer-request";
-import { prepareContinuation } from "./continue-run";
+import { copyAsStored, type KnownState, prepareContinuation } from "./continue-run";
 import { type DriveDeps, driveRun, type Segment } from "./drive-run";
 import type { Engine, EngineOptions } from "./engine-types";
 import { publishAll } from "./event-writer";
@@ -93,11 +94,13 @@ export function createEngine(options: EngineOptions): Engine {
     );
   };
 
-  const continueRun = (runId: string, claimed?: StoredRun) =>
-    launch(runId, (signal) => prepareContinuation(deps, runId, signal, claimed));
+  const continueRun = (runId: string, known?: KnownState) =>
+    launch(runId, (signal) => prepareContinuation(deps, runId, signal, known));
 
-  const resumeWhenReady = (runId: string) => {
+  const resumeWhenReady = (runId: string, answer?: Answer) => {
     if (stopping) return;
+    // Copied now: the caller may change its objects once it has been told the answer is stored.
+    const resolved = answer && copyAsStored(answer);
     track(
       (async () => {
         const claimed = await claimParkedRun({
@@ -106,7 +109,7 @@ export function createEngine(options: EngineOptions): Engine {
           leaseOwner: instanceId,
           leaseExpiresAt: leaseUntil(),
         });
-        if (claimed) continueRun(runId, claimed);
+        if (claimed) continueRun(runId, { claimed, resolved });
       })(),
     );
   };

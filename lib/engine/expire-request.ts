@@ -1,18 +1,22 @@
 import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
-import type { StoredRequest } from "@/lib/db/requests";
+import type { BareRequest } from "@/lib/db/requests";
+import type { Answer } from "@/lib/toolnexus/types";
 import type { EventBus } from "./event-bus";
 import { publishAll } from "./event-writer";
 
 export interface ExpiryDeps {
   db: DbClient;
   bus: EventBus;
-  /** Continues the run in the background once none of its requests is open. */
-  resumeWhenReady: (runId: string) => void;
+  /**
+   * Continues the run in the background once none of its requests is open; `resolved` is an
+   * answer the caller has just stored for one of them, which the run then need not read back.
+   */
+  resumeWhenReady: (runId: string, resolved?: Answer) => void;
 }
 
 /** Open and past its `expiresAt`; expiry sweeps run once a second, so reads check too. */
-export function isDue(request: StoredRequest, now = Date.now()): boolean {
+export function isDue(request: BareRequest, now = Date.now()): boolean {
   const at = request.request.expiresAt;
   return request.status === "open" && at !== undefined && Date.parse(at) <= now;
 }
@@ -31,7 +35,8 @@ export async function expireRequest(
     resolution: { status: "expired", actorId: null },
   });
   if (!claim.claimed) return false;
-  await publishAll(deps.bus, claim.events);
+  const published = publishAll(deps.bus, claim.events);
   deps.resumeWhenReady(runId);
+  await published;
   return true;
 }
