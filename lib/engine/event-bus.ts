@@ -20,29 +20,46 @@ export interface EventBus {
   publish(...notices: EventNotice[]): Promise<void>;
   /** Returns the function that stops listening. */
   listen(threadId: string, onNotice: (notice: EventNotice) => void): () => void;
+  /**
+   * Every thread's notices, for views that span threads (the inbox). When the bus may have
+   * missed some (a dropped connection came back), it says so once with a `RESYNC_NOTICE`.
+   * Returns the function that stops listening.
+   */
+  listenAll(onNotice: (notice: EventNotice) => void): () => void;
   close(): Promise<void>;
+}
+
+/** "Anything may have changed": re-read whatever you follow. Sent to `listenAll` listeners. */
+export const RESYNC_NOTICE: Readonly<EventNotice> = Object.freeze({ threadId: "*", seq: 0 });
+
+function call(listener: (notice: EventNotice) => void, notice: EventNotice): void {
+  try {
+    listener(notice);
+  } catch {
+    // One broken subscriber must not starve the others.
+  }
 }
 
 /** Fan-out inside one process: the embedded (SQLite) default and the building block of the others. */
 export function createMemoryEventBus(): EventBus & {
   deliver(notice: EventNotice): void;
-  threads(): string[];
+  /** Asks every listener to re-read: each thread's at seq 0, every `listenAll` one once. */
+  resync(): void;
 } {
   const listeners = new Map<string, Set<(notice: EventNotice) => void>>();
+  const everything = new Set<(notice: EventNotice) => void>();
   const deliver = (notice: EventNotice) => {
-    const set = listeners.get(notice.threadId);
-    if (!set) return;
-    for (const listener of [...set]) {
-      try {
-        listener(notice);
-      } catch {
-        // One broken subscriber must not starve the others.
-      }
-    }
+    for (const listener of [...(listeners.get(notice.threadId) ?? [])]) call(listener, notice);
+    for (const listener of [...everything]) call(listener, notice);
   };
   return {
     deliver,
-    threads: () => [...listeners.keys()],
+    resync() {
+      for (const [threadId, set] of [...listeners]) {
+        for (const listener of [...set]) call(listener, { threadId, seq: 0 });
+      }
+      for (const listener of [...everything]) call(listener, RESYNC_NOTICE);
+    },
     async publish(...notices) {
       for (const notice of notices) deliver(notice);
     },
@@ -58,8 +75,15 @@ export function createMemoryEventBus(): EventBus & {
         if (set.size === 0 && listeners.get(threadId) === set) listeners.delete(threadId);
       };
     },
+    listenAll(onNotice) {
+      everything.add(onNotice);
+      return () => {
+        everything.delete(onNotice);
+      };
+    },
     async close() {
       listeners.clear();
+      everything.clear();
     },
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventNotice } from "./event-bus";
+import { type EventNotice, RESYNC_NOTICE } from "./event-bus";
 import type { ThreadEvent } from "./event-types";
 import { createPostgresEventBus } from "./postgres-event-bus";
 import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
@@ -179,6 +179,48 @@ describe("two app processes on one PostgreSQL", () => {
       ["thread-1", 3],
       ["thread-2", 5],
       ["thread-1", 9],
+    ]);
+    await here.close();
+    await there.close();
+  });
+  it("hands listenAll every thread's notices from other processes, and a resync after a dropped connection", async () => {
+    const here = await createPostgresEventBus({
+      connectionString: database.url,
+      instanceId: "here",
+      reconnectMs: 20,
+    });
+    const there = await createPostgresEventBus({ connectionString: database.url, instanceId: "there" });
+    const heard: EventNotice[] = [];
+    const waiters: { test: (notice: EventNotice) => boolean; resolve: () => void }[] = [];
+    const heardSoon = (test: (notice: EventNotice) => boolean) =>
+      new Promise<void>((resolve) => {
+        if (heard.some(test)) resolve();
+        else waiters.push({ test, resolve });
+      });
+    here.listenAll((notice) => {
+      heard.push(notice);
+      for (const waiter of waiters.filter((w) => w.test(notice))) waiter.resolve();
+    });
+
+    await there.publish({ threadId: "thread-a", seq: 1 }, { threadId: "thread-a", seq: 2 });
+    await there.publish({ threadId: "thread-b", seq: 5 });
+    await heardSoon((n) => n.threadId === "thread-b");
+    // Its own publications reach it too, without waiting for the echo it ignores.
+    await here.publish({ threadId: "thread-c", seq: 1 });
+
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'toolnexus-events' AND pid <> pg_backend_pid()",
+    );
+    await admin.end();
+    await heardSoon((n) => n.seq === 0);
+
+    expect(heard).toEqual([
+      { threadId: "thread-a", seq: 2 },
+      { threadId: "thread-b", seq: 5 },
+      { threadId: "thread-c", seq: 1 },
+      RESYNC_NOTICE,
     ]);
     await here.close();
     await there.close();

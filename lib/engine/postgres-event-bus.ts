@@ -59,7 +59,7 @@ export async function createPostgresEventBus({
     client = next;
     // Whatever was notified while we were not listening is in the rows: have every live
     // subscriber re-read.
-    for (const threadId of local.threads()) local.deliver({ threadId, seq: 0 });
+    local.resync();
   };
 
   const scheduleReconnect = () => {
@@ -94,6 +94,7 @@ export async function createPostgresEventBus({
       }
     },
     listen: local.listen,
+    listenAll: local.listenAll,
     async close() {
       closed = true;
       if (reconnectTimer) clearTimeout(reconnectTimer);
