@@ -2,7 +2,12 @@ import "server-only";
 import type { DbTx } from "./db-types";
 import { toJson } from "./json";
 
-export type AuditAction = "request.answered" | "request.expired" | "request.cancelled" | "run.cancelled";
+export type AuditAction =
+  | "request.answered"
+  | "request.expired"
+  | "request.cancelled"
+  | "run.cancelled"
+  | "user.role_changed";
 
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({
@@ -16,7 +21,7 @@ export async function recordAuditEntry({
   tx: DbTx;
   actorId: string | null;
   action: AuditAction;
-  targetType: "request" | "run";
+  targetType: "request" | "run" | "user";
   targetId: string;
   detail?: Record<string, unknown>;
 }): Promise<void> {
