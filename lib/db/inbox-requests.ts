@@ -1,5 +1,5 @@
 import type { Audience, RequestState } from "@/lib/engine/event-types";
-import { getDbProvider } from "./db-provider";
+import { containsIgnoringCase } from "./contains-ignoring-case";
 import type { DbClient } from "./db-types";
 
 export interface InboxQuery {
@@ -100,7 +100,7 @@ export async function listInboxRequests({
   const filters = {
     status: query.status,
     ...(query.kind ? { kind: query.kind } : {}),
-    ...(query.search ? { prompt: promptContains(db, query.search) } : {}),
+    ...(query.search ? { prompt: containsIgnoringCase({ db, text: query.search }) } : {}),
   };
   let found: Found[];
   let total: number;
@@ -123,13 +123,6 @@ export async function listInboxRequests({
     total = sharedCount + mineCount;
   }
   return { total, rows: found.map(toInboxRow) };
-}
-
-/** `contains`, ignoring case on both databases: SQLite's LIKE already does, PostgreSQL needs `mode`. */
-function promptContains(db: DbClient, text: string): { contains: string } {
-  if (getDbProvider({ db }) === "sqlite") return { contains: text };
-  // The SQLite client's types, which Db uses for both, have no `mode`; PostgreSQL's client takes it.
-  return { contains: text, mode: "insensitive" } as { contains: string };
 }
 
 function toInboxRow(row: Found): InboxRow {

@@ -1,0 +1,67 @@
+import "server-only";
+import { parseRole, type Role } from "@/lib/auth/roles";
+import { containsIgnoringCase } from "./contains-ignoring-case";
+import type { DbClient } from "./db-types";
+
+export interface UserListRow {
+  id: string;
+  name: string | null;
+  email: string | null;
+  role: Role;
+  createdAt: string;
+  /** Requests of their chats still waiting for an answer. */
+  openRequests: number;
+}
+
+/**
+ * One page of every account, newest first; `search` matches name or email, ignoring case. The
+ * id breaks ties of accounts created in the same millisecond, so pages never overlap.
+ */
+export async function listUsersPage({
+  db,
+  search,
+  page,
+  pageSize,
+}: {
+  db: DbClient;
+  search?: string;
+  page: number;
+  pageSize: number;
+}): Promise<{ rows: UserListRow[]; total: number }> {
+  const where = search
+    ? {
+        OR: [
+          { name: containsIgnoringCase({ db, text: search }) },
+          { email: containsIgnoringCase({ db, text: search }) },
+        ],
+      }
+    : {};
+  const [found, total] = await Promise.all([
+    db.user.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      select: {
+        id: true,
+        name: true,
+        email: true,
+        role: true,
+        createdAt: true,
+        _count: { select: { ownedRequests: { where: { status: "open" } } } },
+      },
+    }),
+    db.user.count({ where }),
+  ]);
+  return {
+    total,
+    rows: found.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      role: parseRole(row.role),
+      createdAt: row.createdAt.toISOString(),
+      openRequests: row._count.ownedRequests,
+    })),
+  };
+}
