@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { parseInput } from "@/app/_lib/parse-input";
+import { ensureRole } from "@/lib/auth/ensure-role";
+import { type Role, roleSchema } from "@/lib/auth/roles";
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { DbClient } from "@/lib/db/db-types";
+import { updateUserRoleById } from "@/lib/db/user-roles";
+import { AppError } from "@/lib/errors";
+
+export const changeUserRoleInput = z
+  .object({
+    userId: z.string().min(1).max(64),
+    role: roleSchema,
+  })
+  .strict();
+
+/**
+ * An admin sets another account's role. Their own is refused, so nobody locks themselves out
+ * by a slip of the select; the last admin cannot be demoted, decided in the same transaction
+ * that writes the role (see updateUserRoleById). The new role applies on that user's next
+ * request, since sessions read it from the user row every time.
+ */
+export async function changeUserRole(
+  { actor, input }: { actor: SessionUser; input: unknown },
+  { db }: { db: DbClient },
+): Promise<{ userId: string; role: Role; changed: boolean }> {
+  ensureRole(actor, "admin");
+  const { userId, role } = parseInput(changeUserRoleInput, input);
+  if (userId === actor.id) throw new AppError("forbidden:own_role");
+  const change = await updateUserRoleById({ db, userId, role, actorId: actor.id });
+  switch (change.outcome) {
+    case "changed":
+      return { userId, role, changed: true };
+    case "unchanged":
+      return { userId, role, changed: false };
+    case "not_found":
+      throw new AppError("not_found:user");
+    case "stale":
+      throw new AppError("conflict:role_changed");
+    case "last_admin":
+      throw new AppError("conflict:last_admin");
+  }
+}

@@ -1,0 +1,26 @@
+"use server";
+
+import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
+import { getAppServices } from "@/app/_lib/app-services";
+import { requireRole } from "@/lib/auth/require-role";
+import type { Role } from "@/lib/auth/roles";
+import { cancelRunAsAdmin } from "./_lib/cancel-run-as-admin";
+import { changeUserRole } from "./_lib/change-user-role";
+
+/** Sets another account's role; it applies on that user's next request. */
+export async function changeUserRoleAction(
+  input: unknown,
+): Promise<ActionResult<{ userId: string; role: Role; changed: boolean }>> {
+  return toActionResult(async () => {
+    const actor = await requireRole("admin");
+    return changeUserRole({ actor, input }, await getAppServices());
+  });
+}
+
+/** Ends anyone's running or parked run; its owner's chat shows it cancelled. */
+export async function cancelRunAsAdminAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
+  return toActionResult(async () => {
+    const actor = await requireRole("admin");
+    return cancelRunAsAdmin({ actor, input }, await getAppServices());
+  });
+}
