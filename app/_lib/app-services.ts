@@ -12,6 +12,8 @@ import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
 export interface AppServices {
   db: Db;
   engine: Engine;
+  /** The engine's bus, for views that follow events across threads (the live inbox). */
+  bus: EventBus;
 }
 
 type ServicesGlobal = typeof globalThis & { __toolnexusServices?: Promise<AppServices> };
@@ -41,7 +43,7 @@ async function build(): Promise<AppServices> {
     createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
   });
   await engine.start();
-  return { db, engine };
+  return { db, engine, bus };
 }
 
 /**

@@ -7,14 +7,19 @@ import { createThread } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
-import { createMemoryEventBus } from "@/lib/engine/event-bus";
+import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { createTestDatabase } from "@/lib/engine/testing/test-database";
 
 /**
  * The real engine over a real SQLite file, driven by the offline demo model and the demo tools:
  * what the pages' server code talks to in production, minus the HTTP layer.
  */
-async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: () => Promise<void> }> {
+async function createTestEngine(): Promise<{
+  db: Db;
+  engine: Engine;
+  bus: EventBus;
+  cleanup: () => Promise<void>;
+}> {
   const { db, drop } = await createTestDatabase("sqlite");
   const bus = createMemoryEventBus();
   const engine = createEngine({
@@ -35,6 +40,7 @@ async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: ()
   return {
     db,
     engine,
+    bus,
     cleanup: async () => {
       await engine.idle();
       await engine.stop();
@@ -48,7 +54,7 @@ async function createTestEngine(): Promise<{ db: Db; engine: Engine; cleanup: ()
  * Starts one test engine for the calling test file and stops it after the file's last test;
  * `onReady` hands the database and engine to the file's own variables.
  */
-export function withTestEngine(onReady: (started: { db: Db; engine: Engine }) => void): void {
+export function withTestEngine(onReady: (started: { db: Db; engine: Engine; bus: EventBus }) => void): void {
   let cleanup: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const started = await createTestEngine();
