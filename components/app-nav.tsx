@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { signOutAction } from "@/app/login/actions";
 import { getPageUser } from "@/lib/auth/page-guards";
+import { hasRole } from "@/lib/auth/roles";
 import { ModelBadge } from "./model-badge";
 import { NavLinks } from "./nav-links";
 import { RoleBadge } from "./role-badge";
@@ -13,7 +14,7 @@ export async function AppNav() {
         <Link href="/chat" className="app-brand">
           toolnexus
         </Link>
-        {user && <NavLinks />}
+        {user && <NavLinks admin={hasRole(user.role, "admin")} />}
         <div className="app-account">
           <ModelBadge />
           {user ? (

@@ -3,18 +3,23 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
+// `section` is the path prefix under which a link shows as the current page.
 const LINKS = [
-  { href: "/chat", label: "Chat" },
-  { href: "/inbox", label: "Inbox" },
-  { href: "/settings", label: "Settings" },
+  { href: "/chat", label: "Chat", section: "/chat" },
+  { href: "/inbox", label: "Inbox", section: "/inbox" },
+  { href: "/settings", label: "Settings", section: "/settings" },
 ] as const;
 
-export function NavLinks() {
+const ADMIN_LINK = { href: "/admin/users", label: "Admin", section: "/admin" } as const;
+
+/** `admin` adds the Admin entry; the admin pages refuse everyone else by themselves. */
+export function NavLinks({ admin = false }: { admin?: boolean }) {
   const pathname = usePathname();
+  const links = admin ? [...LINKS, ADMIN_LINK] : LINKS;
   return (
     <ul className="app-links">
-      {LINKS.map((link) => {
-        const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
+      {links.map((link) => {
+        const active = pathname === link.section || pathname.startsWith(`${link.section}/`);
         return (
           <li key={link.href}>
             <Link href={link.href} aria-current={active ? "page" : undefined}>

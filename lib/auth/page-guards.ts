@@ -1,7 +1,8 @@
 import "server-only";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { isAppError } from "@/lib/errors";
+import { hasRole, type Role } from "./roles";
 import { type SessionUser, userFromSession } from "./session-user";
 
 export function loginPathFor(returnTo: string): string {
@@ -25,5 +26,12 @@ export async function getPageUser(): Promise<SessionUser | null> {
 export async function requirePageUser(returnTo: string): Promise<SessionUser> {
   const user = await getPageUser();
   if (!user) redirect(loginPathFor(returnTo));
+  return user;
+}
+
+/** `requirePageUser`, and the app's 403 page for a signed-in user below `role`. */
+export async function requirePageRole(role: Role, returnTo: string): Promise<SessionUser> {
+  const user = await requirePageUser(returnTo);
+  if (!hasRole(user.role, role)) forbidden();
   return user;
 }

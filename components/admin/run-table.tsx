@@ -1,0 +1,135 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { formatUtc } from "./format-utc";
+
+export interface AdminRunItem {
+  id: string;
+  threadTitle: string;
+  ownerName: string | null;
+  status: "running" | "pending";
+  startedAt: string;
+  openRequests: number;
+}
+
+export type SubmitCancel = (input: {
+  runId: string;
+}) => Promise<{ ok: true } | { ok: false; message: string }>;
+
+function titleOf(run: AdminRunItem): string {
+  return run.threadTitle || "Untitled chat";
+}
+
+/** "Cancel run", then a second, explicit yes: a cancel cannot be taken back. */
+function CancelCell({
+  run,
+  busy,
+  onConfirm,
+}: {
+  run: AdminRunItem;
+  busy: boolean;
+  onConfirm: (run: AdminRunItem) => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        onClick={() => setAsking(true)}
+      >
+        Cancel run
+      </button>
+    );
+  }
+  return (
+    <div className="admin-cell-actions">
+      <span>Cancel this run and its open requests?</span>
+      <button type="button" className="button button-danger" disabled={busy} onClick={() => onConfirm(run)}>
+        Yes, cancel the run
+      </button>
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        onClick={() => setAsking(false)}
+      >
+        Keep it
+      </button>
+    </div>
+  );
+}
+
+export function RunTable({ runs, submitCancel }: { runs: AdminRunItem[]; submitCancel: SubmitCancel }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  // Kept here, not in the row: a cancelled run leaves the list, its outcome should not.
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const cancel = async (run: AdminRunItem) => {
+    setBusy(true);
+    setOutcome(null);
+    const result = await submitCancel({ runId: run.id }).catch(() => ({
+      ok: false as const,
+      message: "The run could not be cancelled. Please try again.",
+    }));
+    setBusy(false);
+    setOutcome(
+      result.ok
+        ? { ok: true, text: `Cancelled the run of “${titleOf(run)}”.` }
+        : { ok: false, text: `“${titleOf(run)}”: ${result.message}` },
+    );
+    router.refresh();
+  };
+
+  return (
+    <div className="stack">
+      <p role="status">{outcome?.ok && outcome.text}</p>
+      {outcome && !outcome.ok && (
+        <p role="alert" className="alert alert-error">
+          {outcome.text}
+        </p>
+      )}
+      {runs.length === 0 ? (
+        <p className="muted">No run is working or waiting right now.</p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table" aria-label="Active runs">
+            <thead>
+              <tr>
+                <th scope="col">Chat</th>
+                <th scope="col">Owner</th>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+                <th scope="col">Open requests</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((run) => (
+                <tr key={run.id}>
+                  <th scope="row">{titleOf(run)}</th>
+                  <td>{run.ownerName ?? "—"}</td>
+                  <td>
+                    <span className="badge">{run.status === "pending" ? "parked" : "running"}</span>
+                  </td>
+                  <td>
+                    <time dateTime={run.startedAt}>{formatUtc(run.startedAt)}</time>
+                  </td>
+                  <td className="admin-number">{run.openRequests}</td>
+                  <td>
+                    <CancelCell run={run} busy={busy} onConfirm={(chosen) => void cancel(chosen)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

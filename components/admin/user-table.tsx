@@ -1,0 +1,135 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ROLES, type Role } from "@/lib/auth/roles";
+import { RoleBadge } from "../role-badge";
+import { formatUtc } from "./format-utc";
+
+export interface AdminUserItem {
+  id: string;
+  name: string | null;
+  email: string | null;
+  role: Role;
+  createdAt: string;
+  openRequests: number;
+}
+
+export type SubmitRole = (input: {
+  userId: string;
+  role: Role;
+}) => Promise<{ ok: true } | { ok: false; message: string }>;
+
+function labelOf(user: AdminUserItem): string {
+  return user.name ?? user.email ?? user.id;
+}
+
+/** The role select of one row: Save applies the chosen role; the result shows beside it. */
+function RoleCell({
+  user,
+  self,
+  submitRole,
+}: {
+  user: AdminUserItem;
+  self: boolean;
+  submitRole: SubmitRole;
+}) {
+  const router = useRouter();
+  const [chosen, setChosen] = useState<Role>(user.role);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const save = async () => {
+    setBusy(true);
+    setNote(null);
+    const result = await submitRole({ userId: user.id, role: chosen }).catch(() => ({
+      ok: false as const,
+      message: "The role could not be saved. Please try again.",
+    }));
+    setBusy(false);
+    setNote(result.ok ? { ok: true, text: `Saved: now ${chosen}.` } : { ok: false, text: result.message });
+    router.refresh();
+  };
+
+  return (
+    <>
+      <div className="admin-cell-actions admin-role-cell">
+        <RoleBadge role={user.role} />
+        <select
+          aria-label={`New role for ${labelOf(user)}`}
+          value={chosen}
+          disabled={self || busy}
+          onChange={(event) => setChosen(event.target.value as Role)}
+        >
+          {ROLES.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={self || busy || chosen === user.role}
+          onClick={() => void save()}
+        >
+          Save
+        </button>
+      </div>
+      {self && <span className="admin-cell-note muted">Your own role is changed by another admin.</span>}
+      <span role="status" className="admin-cell-note">
+        {note?.ok && note.text}
+      </span>
+      {note && !note.ok && (
+        <span role="alert" className="admin-cell-note admin-cell-error">
+          {note.text}
+        </span>
+      )}
+    </>
+  );
+}
+
+export function UserTable({
+  users,
+  viewerId,
+  submitRole,
+}: {
+  users: AdminUserItem[];
+  viewerId: string;
+  submitRole: SubmitRole;
+}) {
+  if (users.length === 0) return <p className="muted">No users match this search.</p>;
+  return (
+    <div className="admin-table-wrap">
+      <table className="admin-table" aria-label="Users">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Created</th>
+            <th scope="col">Open requests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => (
+            <tr key={user.id}>
+              <th scope="row">
+                {user.name ?? "—"}
+                {user.id === viewerId && " (you)"}
+              </th>
+              <td>{user.email ?? "—"}</td>
+              <td>
+                <RoleCell user={user} self={user.id === viewerId} submitRole={submitRole} />
+              </td>
+              <td>
+                <time dateTime={user.createdAt}>{formatUtc(user.createdAt)}</time>
+              </td>
+              <td className="admin-number">{user.openRequests}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
