@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { getAppServices } from "@/app/_lib/app-services";
 import type { InboxItem } from "@/components/inbox/inbox-item";
+import { InboxLiveStatus } from "@/components/inbox/inbox-live-status";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { hasRole } from "@/lib/auth/roles";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
+import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { INBOX_PAGE_SIZE, inboxSearch, parseInboxFilters } from "./_lib/inbox-filters";
 import { InboxBulk } from "./inbox-bulk";
 import { InboxFilterForm } from "./inbox-filter-form";
@@ -20,6 +22,9 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   const { db, engine } = await getAppServices();
   // Requests past their time are closed before listing, so the inbox never offers a dead one.
   await engine.expireDueRequests();
+  // Read before the rows: a change in between then makes the page look older than it is, and
+  // the live stream refreshes it once more, where the other order would miss that change.
+  const version = await getInboxVersionByViewer({ db, viewer: user });
   const { rows, total } = await listInboxRequests({
     db,
     query: {
@@ -55,9 +60,12 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
         {reviewer ? "Approvals waiting for a reviewer, and your own requests." : "Requests from your chats."}
       </p>
       <InboxFilterForm filters={filters} />
-      <p className="muted" aria-live="polite">
-        {total === 1 ? "1 request" : `${total} requests`}
-      </p>
+      <div className="inbox-summary">
+        <p className="muted" aria-live="polite">
+          {total === 1 ? "1 request" : `${total} requests`}
+        </p>
+        <InboxLiveStatus version={version} />
+      </div>
       <InboxBulk items={items} canBulk={reviewer} />
       {pages > 1 && (
         <nav aria-label="Pages" className="inbox-pages">

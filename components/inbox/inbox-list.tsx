@@ -26,6 +26,16 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const reasonId = useId();
 
+  // The page re-renders when the inbox changes live. A selected request that left the list,
+  // or that someone else answered meanwhile, leaves the selection with it; the rest stays.
+  const [listed, setListed] = useState(items);
+  if (listed !== items) {
+    setListed(items);
+    const still = new Set(items.filter((item) => selectable(item, canBulk)).map((item) => item.id));
+    if ([...selected].some((id) => !still.has(id)))
+      setSelected(new Set([...selected].filter((id) => still.has(id))));
+  }
+
   const toggle = (id: string, on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);

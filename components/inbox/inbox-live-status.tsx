@@ -1,0 +1,15 @@
+"use client";
+
+import { useInboxLive } from "./use-inbox-live";
+
+const LABELS = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…" } as const;
+
+/** Keeps the inbox current and says, quietly, whether it is. */
+export function InboxLiveStatus({ version }: { version: string }) {
+  const state = useInboxLive(version);
+  return (
+    <p role="status" className={`inbox-live inbox-live-${state} muted`}>
+      {LABELS[state]}
+    </p>
+  );
+}

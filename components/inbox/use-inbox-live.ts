@@ -1,0 +1,68 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+
+export type InboxLiveState = "connecting" | "live" | "reconnecting";
+
+const STREAM_URL = "/api/inbox/stream";
+// EventSource retries a dropped connection by itself, but gives up for good on an error
+// status (a 502 while the server restarts, a 401 once the session lapsed); then we open a
+// new one, waiting longer each time.
+const FIRST_REOPEN_MS = 2_000;
+const LAST_REOPEN_MS = 60_000;
+
+/**
+ * Keeps a server-rendered inbox current: follows `/api/inbox/stream` and re-renders the page
+ * (`router.refresh()`, which keeps client state such as selections and typed text) whenever
+ * the inbox version it is sent differs from the one the page was rendered at.
+ */
+export function useInboxLive(pageVersion: string): InboxLiveState {
+  const router = useRouter();
+  const [state, setState] = useState<InboxLiveState>("connecting");
+  const known = useRef(pageVersion);
+
+  // A render the viewer caused themselves (a bulk answer, new filters) is as current as it says.
+  useEffect(() => {
+    known.current = pageVersion;
+  }, [pageVersion]);
+
+  useEffect(() => {
+    let source: EventSource | undefined;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    let reopenMs = FIRST_REOPEN_MS;
+
+    // `version` opens every connection, `changed` follows each change: either way, a version
+    // the page does not show means the page is behind, including changes missed while away.
+    const onVersion = (event: MessageEvent<string>) => {
+      reopenMs = FIRST_REOPEN_MS;
+      setState("live");
+      if (event.data === known.current) return;
+      known.current = event.data;
+      router.refresh();
+    };
+
+    const open = () => {
+      reopenTimer = undefined;
+      const next = new EventSource(STREAM_URL);
+      next.addEventListener("version", onVersion);
+      next.addEventListener("changed", onVersion);
+      next.onerror = () => {
+        setState("reconnecting");
+        if (next.readyState !== EventSource.CLOSED) return;
+        next.close();
+        reopenTimer = setTimeout(open, reopenMs);
+        reopenMs = Math.min(reopenMs * 2, LAST_REOPEN_MS);
+      };
+      source = next;
+    };
+
+    open();
+    return () => {
+      if (reopenTimer) clearTimeout(reopenTimer);
+      source?.close();
+    };
+  }, [router]);
+
+  return state;
+}
