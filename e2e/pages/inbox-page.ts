@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** The inbox: URL-driven filters, the request list and the reviewer's bulk bar. */
+/** The inbox: URL-driven filters, the request list, the reviewer's bulk bar and the live indicator. */
 export class InboxPage {
   readonly list: Locator;
   readonly kind: Locator;
@@ -13,6 +13,8 @@ export class InboxPage {
   readonly bulkReason: Locator;
   readonly results: Locator;
   readonly empty: Locator;
+  /** "Live" while the inbox follows changes, "Reconnecting…" while it cannot. */
+  readonly live: Locator;
 
   constructor(readonly page: Page) {
     this.list = page.getByRole("list", { name: "Requests" });
@@ -27,6 +29,7 @@ export class InboxPage {
     this.bulkReason = page.getByLabel("Reason for declining (optional)");
     this.results = page.getByRole("list", { name: "Results" });
     this.empty = page.getByText("No requests match these filters.");
+    this.live = page.getByRole("status").filter({ hasText: /^(Connecting…|Live|Reconnecting…)$/ });
   }
 
   async goto(query = ""): Promise<void> {
