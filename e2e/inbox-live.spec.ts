@@ -45,7 +45,9 @@ test("a reviewer's open inbox shows new and answered approvals without a reload,
   await expect(reviewer.page).toHaveURL(/\/inbox\?kind=approval$/);
   await expect(notReloaded).toHaveCount(1);
 
-  // Another reviewer approves the new one on its own page.
+  // Another reviewer approves the new one on its own page, while this reviewer has it selected.
+  await inbox.select(secondPrompt).check();
+  await expect(reviewer.page.getByText("2 selected")).toBeVisible();
   const colleague = await signInAs("reviewer");
   const colleagueInbox = new InboxPage(colleague.page);
   await colleagueInbox.goto(`?kind=approval&q=${encodeURIComponent(`order ${series}-2`)}`);
@@ -58,6 +60,7 @@ test("a reviewer's open inbox shows new and answered approvals without a reload,
   await expect(inbox.row(secondPrompt)).toHaveCount(0);
   await expect(inbox.row(firstPrompt)).toHaveCount(1);
   await expect(inbox.select(firstPrompt)).toBeChecked();
+  await expect(reviewer.page.getByText("1 selected")).toBeVisible();
   await expect(inbox.live).toHaveText("Live");
   await expect(notReloaded).toHaveCount(1);
 
