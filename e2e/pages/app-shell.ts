@@ -14,7 +14,7 @@ export class AppShell {
     this.signOutButton = this.nav.getByRole("button", { name: "Sign out" });
   }
 
-  link(name: "Chat" | "Inbox" | "Settings"): Locator {
+  link(name: "Chat" | "Inbox" | "Settings" | "Admin"): Locator {
     return this.nav.getByRole("link", { name, exact: true });
   }
 
