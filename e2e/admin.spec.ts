@@ -103,6 +103,7 @@ test("an admin cancels a user's parked run from the runs page, and the user's op
 
   await expect(chat.messages).toContainText("The run was cancelled.");
   await expect(card).toContainText("Cancelled");
+  await expect(card).toContainText("By an admin");
   await expect(chat.stop).toHaveCount(0);
   expect(await owner.page.evaluate(() => (window as unknown as { stillOpen?: boolean }).stillOpen)).toBe(
     true,

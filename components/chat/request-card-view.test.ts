@@ -42,6 +42,17 @@ describe("requestCardView", () => {
     expect(theirs).toMatchObject({ answer: { ok: false, reason: "declined", answeredBy: "a reviewer" } });
   });
 
+  it("names someone else who cancelled the run an admin", () => {
+    const at = "2026-01-01T12:05:00.000Z";
+    const cancelled = (actorId: string) =>
+      requestCardView(
+        { ...card, resolution: { status: "cancelled", ok: false, reason: "cancelled", actorId, at } },
+        "u1",
+      );
+    expect(cancelled("u7")).toMatchObject({ status: "cancelled", answer: { answeredBy: "an admin" } });
+    expect(cancelled("u1")).toMatchObject({ status: "cancelled", answer: { answeredBy: "you" } });
+  });
+
   it("leaves the answerer out when the system resolved the request", () => {
     const view = requestCardView(
       { ...card, resolution: { status: "expired", ok: false, reason: "expired", at: card.createdAt } },

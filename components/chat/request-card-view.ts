@@ -13,7 +13,9 @@ export function requestCardView(card: RequestCardData, viewerId: string): Reques
   const resolution = card.resolution;
   if (!resolution) return { status: "open", ...base };
   let answeredBy: string | undefined;
-  if (resolution.actorId) answeredBy = resolution.actorId === viewerId ? "you" : "a reviewer";
+  // Besides the owner, only an admin may cancel a run; answers from others come from reviewers.
+  if (resolution.actorId && resolution.actorId === viewerId) answeredBy = "you";
+  else if (resolution.actorId) answeredBy = resolution.status === "cancelled" ? "an admin" : "a reviewer";
   return {
     status: resolution.status,
     ...base,
