@@ -1,12 +1,12 @@
 "use client";
 
-import { useInboxLive } from "./use-inbox-live";
+import { useLiveVersion } from "@/components/use-live-version";
 
 const LABELS = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…" } as const;
 
 /** Keeps the inbox current and says, quietly, whether it is. */
 export function InboxLiveStatus({ version }: { version: string }) {
-  const state = useInboxLive(version);
+  const state = useLiveVersion("/api/inbox/stream", version);
   return (
     <p role="status" className={`inbox-live inbox-live-${state} muted`}>
       {LABELS[state]}

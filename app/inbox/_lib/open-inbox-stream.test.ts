@@ -1,4 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  abortFollowedStreams,
+  activeTimers,
+  followVersionStream,
+  sseReader,
+} from "@/app/_lib/follow-version-stream";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
@@ -13,79 +19,17 @@ let engine: Engine;
 let bus: EventBus;
 withTestEngine((started) => ({ db, engine, bus } = started));
 
-type Sse = { event: string; data: string };
+afterEach(abortFollowedStreams);
 
-// Streams a failed test left open would hold timers into the next test.
-const open = new Set<AbortController>();
-afterEach(() => {
-  for (const controller of open) controller.abort();
-  open.clear();
-});
-
-/** Reads server-sent events one at a time, skipping comment lines; null once the stream ends. */
-function sseReader(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  return async (): Promise<Sse | null> => {
-    for (;;) {
-      const cut = buffer.indexOf("\n\n");
-      if (cut !== -1) {
-        const lines = buffer.slice(0, cut).split("\n");
-        buffer = buffer.slice(cut + 2);
-        const field = (name: string) =>
-          lines.find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
-        const data = field("data");
-        if (data !== undefined) return { event: field("event") ?? "message", data };
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buffer += decoder.decode(value, { stream: true });
-    }
-  };
-}
-
-/** Opens `viewer`'s inbox stream; `settled` resolves once a check has read everything committed before it was called. */
 function follow(viewer: SessionUser, options: InboxStreamOptions = {}) {
-  const controller = new AbortController();
-  open.add(controller);
-  let checks = 0;
-  const waiting: Array<() => void> = [];
-  const response = openInboxStream(
-    { actor: viewer, signal: controller.signal },
-    { db, bus },
-    {
-      coalesceMs: 10,
-      onCheck: () => {
-        checks += 1;
-        for (const resolve of waiting.splice(0)) resolve();
-      },
-      ...options,
-    },
+  return followVersionStream(
+    bus,
+    (signal, withOptions) => openInboxStream({ actor: viewer, signal }, { db, bus }, withOptions),
+    options,
   );
-  const nextCheck = async () => {
-    const before = checks;
-    await new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      void bus.publish({ threadId: "elsewhere", seq: 1 });
-    });
-    if (checks === before) throw new Error("woken without a check");
-  };
-  return {
-    response,
-    next: sseReader(response.body!),
-    // The first check to finish may have started before the call; the one after it cannot have.
-    settled: async () => {
-      await nextCheck();
-      await nextCheck();
-    },
-    stop: () => controller.abort(),
-  };
 }
 
 const versionOf = (viewer: SessionUser) => getInboxVersionByViewer({ db, viewer });
-const activeTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 
 describe("openInboxStream", () => {
   it("sends the viewer's inbox version, then a change when a request they may answer is parked", async () => {

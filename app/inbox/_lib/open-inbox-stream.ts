@@ -1,79 +1,21 @@
+import { openVersionStream, type VersionStreamOptions } from "@/app/_lib/open-version-stream";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import type { EventBus } from "@/lib/engine/event-bus";
-import { watchInboxVersion } from "./watch-inbox-version";
 
-export interface InboxStreamOptions {
-  /** How long a burst of notices is gathered into one version check. */
-  coalesceMs?: number;
-  keepAliveMs?: number;
-  /** After every version check, with the version read (tests wait on it). */
-  onCheck?: (version: string) => void;
-}
-
-// A comment line now and then keeps proxies from closing a stream that is quietly waiting.
-const KEEP_ALIVE_MS = 15_000;
-// Enough to fold a reply's text deltas into one check; short enough to feel live.
-const COALESCE_MS = 500;
-
-const encoder = new TextEncoder();
+export type InboxStreamOptions = VersionStreamOptions;
 
 /**
- * Server-sent events telling one viewer when their inbox changed: `event: version` with the
- * inbox version on connect, then `event: changed` with the new one whenever a committed event
- * anywhere moved it. The page re-renders itself; the stream carries no rows, so it shows
- * nothing the viewer's next page load would not. Every notice on the bus counts as a hint,
- * whatever its thread, because who may see a request is the version query's business.
+ * Server-sent events telling one viewer when their inbox changed (see `openVersionStream`):
+ * what it compares is `getInboxVersionByViewer`, so who may see which request stays the
+ * version query's business.
  */
 export function openInboxStream(
   { actor, signal }: { actor: SessionUser; signal: AbortSignal },
   { db, bus }: { db: DbClient; bus: EventBus },
-  { coalesceMs = COALESCE_MS, keepAliveMs = KEEP_ALIVE_MS, onCheck }: InboxStreamOptions = {},
+  options: InboxStreamOptions = {},
 ): Response {
   const viewer = { id: actor.id, role: actor.role };
-  let finish = () => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let done = false;
-      const send = (text: string) => {
-        if (!done) controller.enqueue(encoder.encode(text));
-      };
-      const watch = watchInboxVersion({
-        read: () => getInboxVersionByViewer({ db, viewer }),
-        onVersion: (version, first) => send(`event: ${first ? "version" : "changed"}\ndata: ${version}\n\n`),
-        ...(onCheck ? { onCheck } : {}),
-        // Closing makes the browser reconnect, and the version it is sent then settles the rest.
-        onError: () => finish(),
-        coalesceMs,
-      });
-      const stopListening = bus.listenAll(() => watch.poke());
-      const keepAlive = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
-      finish = () => {
-        if (done) return;
-        done = true;
-        stopListening();
-        watch.stop();
-        clearInterval(keepAlive);
-        signal.removeEventListener("abort", finish);
-        try {
-          controller.close();
-        } catch {
-          // Already cancelled by the reader.
-        }
-      };
-      if (signal.aborted) finish();
-      else signal.addEventListener("abort", finish);
-    },
-    cancel() {
-      finish();
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-    },
-  });
+  return openVersionStream({ read: () => getInboxVersionByViewer({ db, viewer }), signal }, { bus }, options);
 }

@@ -3,9 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 
-export type InboxLiveState = "connecting" | "live" | "reconnecting";
+export type LiveState = "connecting" | "live" | "reconnecting";
 
-const STREAM_URL = "/api/inbox/stream";
 // EventSource retries a dropped connection by itself, but gives up for good on an error
 // status (a 502 while the server restarts, a 401 once the session lapsed); then we open a
 // new one, waiting longer each time.
@@ -13,13 +12,14 @@ const FIRST_REOPEN_MS = 2_000;
 const LAST_REOPEN_MS = 60_000;
 
 /**
- * Keeps a server-rendered inbox current: follows `/api/inbox/stream` and re-renders the page
- * (`router.refresh()`, which keeps client state such as selections and typed text) whenever
- * the inbox version it is sent differs from the one the page was rendered at.
+ * Keeps a server-rendered page current: follows a version stream (`openVersionStream`) at
+ * `url` and re-renders the page (`router.refresh()`, which keeps client state such as
+ * selections and typed text) whenever the version it is sent differs from the one the page
+ * was rendered at.
  */
-export function useInboxLive(pageVersion: string): InboxLiveState {
+export function useLiveVersion(url: string, pageVersion: string): LiveState {
   const router = useRouter();
-  const [state, setState] = useState<InboxLiveState>("connecting");
+  const [state, setState] = useState<LiveState>("connecting");
   const known = useRef(pageVersion);
 
   // A render the viewer caused themselves (a bulk answer, new filters) is as current as it says.
@@ -44,7 +44,7 @@ export function useInboxLive(pageVersion: string): InboxLiveState {
 
     const open = () => {
       reopenTimer = undefined;
-      const next = new EventSource(STREAM_URL);
+      const next = new EventSource(url);
       next.addEventListener("version", onVersion);
       next.addEventListener("changed", onVersion);
       next.onerror = () => {
@@ -62,7 +62,7 @@ export function useInboxLive(pageVersion: string): InboxLiveState {
       if (reopenTimer) clearTimeout(reopenTimer);
       source?.close();
     };
-  }, [router]);
+  }, [router, url]);
 
   return state;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { watchInboxVersion } from "./watch-inbox-version";
+import { watchVersion } from "./watch-version";
 
 /** A `read` the test answers by hand, so it can see what is asked and when. */
 function manualReads() {
@@ -32,7 +32,7 @@ function setup() {
   const reported: Array<[string, boolean]> = [];
   const checked: string[] = [];
   const errors: unknown[] = [];
-  const watch = watchInboxVersion({
+  const watch = watchVersion({
     read: reads.read,
     onVersion: (version, first) => reported.push([version, first]),
     onCheck: (version) => checked.push(version),
@@ -42,7 +42,7 @@ function setup() {
   return { watch, reads, reported, checked, errors };
 }
 
-describe("watchInboxVersion", () => {
+describe("watchVersion", () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

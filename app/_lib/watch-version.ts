@@ -1,5 +1,5 @@
-export interface WatchInboxVersionOptions {
-  /** Reads the viewer's current inbox version (`getInboxVersionByViewer`). */
+export interface WatchVersionOptions {
+  /** Reads the current version of whatever is watched (an inbox, a chat sidebar). */
   read: () => Promise<string>;
   /** The first version read, then each one that differs from the last one reported. */
   onVersion: (version: string, first: boolean) => void;
@@ -11,7 +11,7 @@ export interface WatchInboxVersionOptions {
   coalesceMs: number;
 }
 
-export interface InboxVersionWatch {
+export interface VersionWatch {
   /** Something may have changed: read again once the burst is over. */
   poke(): void;
   /** No more reads or reports; clears the pending timer. */
@@ -23,7 +23,7 @@ export interface InboxVersionWatch {
  * at most one per `coalesceMs`, at the end of each quiet period (a reply's text deltas are
  * dozens of pokes), never two at once, and a report only when the version moved.
  */
-export function watchInboxVersion(options: WatchInboxVersionOptions): InboxVersionWatch {
+export function watchVersion(options: WatchVersionOptions): VersionWatch {
   const { read, onVersion, onCheck, onError, coalesceMs } = options;
   let last: string | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
