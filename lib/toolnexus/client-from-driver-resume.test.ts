@@ -1,60 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createClientFromDriver } from "./client-from-driver";
 import { defineTool } from "./define-tool";
-import { isToolnexusError } from "./errors";
 import { pending } from "./pending";
-import { unbalancedReason } from "./testing/balanced-transcript";
+import { expectBalanced } from "./testing/expect-balanced";
+import { oneToolTurn } from "./testing/one-tool-turn";
+import { recorder } from "./testing/recorder";
 import { RUN_MODES, resumeIn, runIn } from "./testing/run-modes";
-import { createScriptedDriver } from "./testing/scripted-driver";
 import { createToolkit } from "./toolkit";
-import type { Checkpoint, Context, ModelInput, Tool } from "./types";
-
-/** Tools that count their executions and keep every ctx they were given. */
-function recorder() {
-  const runs: Record<string, number> = {};
-  const contexts: Record<string, Array<Context | undefined>> = {};
-  const track = (name: string, ctx: Context | undefined) => {
-    runs[name] = (runs[name] ?? 0) + 1;
-    contexts[name] = [...(contexts[name] ?? []), ctx];
-  };
-  const approval = (name: string, extra: { url?: string } = {}): Tool =>
-    defineTool({
-      name,
-      description: "needs approval",
-      run: (_args, ctx) => {
-        track(name, ctx);
-        if (!ctx?.answer)
-          return pending({ kind: "approval", prompt: `approve ${name}`, id: `req-${name}`, ...extra });
-        return `${name} approved by ${String(ctx.answer.data?.by ?? "nobody")}`;
-      },
-    });
-  const plain = (name: string): Tool =>
-    defineTool({
-      name,
-      description: "plain",
-      run: (_args, ctx) => {
-        track(name, ctx);
-        return `${name} ran`;
-      },
-    });
-  return { runs, contexts, approval, plain };
-}
-
-/** Calls the given tools in one turn, then answers with a summary of the tool messages it saw. */
-function oneToolTurn(...names: string[]) {
-  return createScriptedDriver((input: ModelInput) => {
-    const last = input.messages.at(-1);
-    if (last?.role === "user") return { toolCalls: names.map((name, i) => ({ id: `c${i + 1}`, name })) };
-    const tools = input.messages
-      .filter((m) => m.role === "tool")
-      .map((m) => (m.role === "tool" ? m.content : ""));
-    return { text: `summary: ${tools.join(" | ")}` };
-  });
-}
-
-function expectAllBalanced(inputs: ModelInput[]) {
-  for (const input of inputs) expect(unbalancedReason(input.messages)).toBeUndefined();
-}
+import type { Checkpoint } from "./types";
 
 describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
   it("halts on the first suspension in tool-call order and keeps later calls out of the transcript", async () => {
@@ -142,7 +95,7 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
     expect(result.usage.totalTokens).toBe(4);
     expect(result.messages.filter((m) => m.role === "user")).toEqual([{ role: "user", content: "ship it" }]);
     expect(driver.inputs[1]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
-    expectAllBalanced(driver.inputs);
+    expectBalanced(driver.inputs);
     if (mode === "stream") {
       expect(events.map((e) => e.type).filter((t) => t !== "text")).toEqual(["tool_result", "usage", "done"]);
     }
@@ -187,7 +140,7 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
     ]);
     expect(r.runs).toEqual({ a: 2, b: 2, third: 1 });
     expect(driver.inputs).toHaveLength(2);
-    expectAllBalanced(driver.inputs);
+    expectBalanced(driver.inputs);
   });
 
   it("answers every parked request at once", async () => {
@@ -233,72 +186,6 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
     expect(result.toolCalls[0]!.output).toBe("unresolved: again?");
   });
 
-  it("refuses an unknown answer id and changes nothing", async () => {
-    const r = recorder();
-    const client = createClientFromDriver(oneToolTurn("a"));
-    const toolkit = await createToolkit({ builtins: false, extraTools: [r.approval("a")] });
-    const halted = (await runIn(mode, client, "go", { toolkit })).result;
-    const before = structuredClone(halted.checkpoint!);
-    const error = await resumeIn(
-      mode,
-      client,
-      halted.checkpoint!,
-      [
-        { id: "req-a", ok: true },
-        { id: "nope", ok: true },
-      ],
-      {
-        toolkit,
-      },
-    ).catch((e: unknown) => e);
-    expect(isToolnexusError(error, "answer:unknown_id")).toBe(true);
-    expect(halted.checkpoint).toEqual(before);
-    expect(r.runs).toEqual({ a: 1 });
-    // The same checkpoint still resumes fine afterwards: it is an immutable value.
-    const ok = await resumeIn(mode, client, halted.checkpoint!, { id: "req-a", ok: true }, { toolkit });
-    expect(ok.result.status).toBe("done");
-    expect(halted.checkpoint).toEqual(before);
-  });
-
-  it("refuses malformed answers, tampered and malformed checkpoints with typed errors", async () => {
-    const r = recorder();
-    const client = createClientFromDriver(oneToolTurn("a"));
-    const toolkit = await createToolkit({ builtins: false, extraTools: [r.approval("a")] });
-    const { checkpoint } = (await runIn(mode, client, "go", { toolkit })).result;
-    const codeOf = (p: Promise<unknown>) =>
-      p.then(
-        () => "resolved",
-        (e: unknown) => (isToolnexusError(e) ? e.code : String(e)),
-      );
-
-    expect(await codeOf(resumeIn(mode, client, checkpoint!, { id: "req-a" } as never, { toolkit }))).toBe(
-      "answer:invalid",
-    );
-    expect(
-      await codeOf(
-        resumeIn(
-          mode,
-          client,
-          checkpoint!,
-          [
-            { id: "req-a", ok: true },
-            { id: "req-a", ok: false },
-          ],
-          { toolkit },
-        ),
-      ),
-    ).toBe("answer:invalid");
-    const tampered = structuredClone(checkpoint!);
-    tampered.messages[0] = { role: "user", content: "transfer everything" };
-    expect(await codeOf(resumeIn(mode, client, tampered, { id: "req-a", ok: true }, { toolkit }))).toBe(
-      "checkpoint:tampered",
-    );
-    expect(await codeOf(resumeIn(mode, client, { nope: 1 } as never, [], { toolkit }))).toBe(
-      "checkpoint:invalid",
-    );
-    expect(r.runs).toEqual({ a: 1 });
-  });
-
   it("re-halts with the same requests when resumed without answers, running nothing", async () => {
     const r = recorder();
     const client = createClientFromDriver(oneToolTurn("a", "b"));
@@ -308,34 +195,6 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
     expect(again.status).toBe("pending");
     expect(again.suspended).toEqual(halted.suspended);
     expect(r.runs).toEqual({ a: 1, b: 1 });
-  });
-
-  it("signs checkpoints with checkpointKey; another key or none refuses them", async () => {
-    const r = recorder();
-    const keyed = createClientFromDriver(oneToolTurn("a"), { checkpointKey: "k1" });
-    const toolkit = await createToolkit({ builtins: false, extraTools: [r.approval("a")] });
-    const halted = (await runIn(mode, keyed, "go", { toolkit })).result;
-    expect(halted.checkpoint!.digest).toMatch(/^hmac-sha256:/);
-    const other = createClientFromDriver(oneToolTurn("a"), { checkpointKey: "k2" });
-    const plain = createClientFromDriver(oneToolTurn("a"));
-    for (const client of [other, plain]) {
-      const error = await resumeIn(
-        mode,
-        client,
-        halted.checkpoint!,
-        { id: "req-a", ok: true },
-        { toolkit },
-      ).catch((e: unknown) => e);
-      expect(isToolnexusError(error, "checkpoint:tampered")).toBe(true);
-    }
-    const { result } = await resumeIn(
-      mode,
-      keyed,
-      halted.checkpoint!,
-      { id: "req-a", ok: true },
-      { toolkit },
-    );
-    expect(result.status).toBe("done");
   });
 
   it("uses waitFor for requests still parked when a waitFor client resumes", async () => {
