@@ -1,0 +1,26 @@
+import { afterAll, beforeAll } from "vitest";
+import { createStubLlmServer, type StubHandler, type StubLlmServer } from "./stub-llm-server";
+
+export interface StubLlmFixture {
+  /** The running server; reading it before the file's beforeAll has run throws. */
+  readonly server: StubLlmServer;
+  /** Answers every request; each test installs the reply it needs. */
+  reply: StubHandler;
+}
+
+/** One stub LLM server for the calling file (or `describe` block), closed after its last test. */
+export function useStubLlmServer(): StubLlmFixture {
+  let server: StubLlmServer | undefined;
+  const fixture: StubLlmFixture = {
+    reply: () => ({ text: "unset" }),
+    get server() {
+      if (!server) throw new Error("the stub server is not started yet");
+      return server;
+    },
+  };
+  beforeAll(async () => {
+    server = await createStubLlmServer((request) => fixture.reply(request));
+  });
+  afterAll(() => server?.close());
+  return fixture;
+}
