@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createStubLlmServer, type StubHandler, type StubLlmServer } from "./stub-llm-server";
 
 export interface StubLlmFixture {
@@ -8,8 +8,11 @@ export interface StubLlmFixture {
   reply: StubHandler;
 }
 
-/** One stub LLM server for the calling file (or `describe` block), closed after its last test. */
-export function useStubLlmServer(): StubLlmFixture {
+/**
+ * One stub LLM server for the calling file (or `describe` block), closed after its last test;
+ * `clearRequestsBeforeEach` starts every test with an empty `server.requests`.
+ */
+export function useStubLlmServer({ clearRequestsBeforeEach = false } = {}): StubLlmFixture {
   let server: StubLlmServer | undefined;
   const fixture: StubLlmFixture = {
     reply: () => ({ text: "unset" }),
@@ -22,5 +25,9 @@ export function useStubLlmServer(): StubLlmFixture {
     server = await createStubLlmServer((request) => fixture.reply(request));
   });
   afterAll(() => server?.close());
+  if (clearRequestsBeforeEach)
+    beforeEach(() => {
+      fixture.server.requests.length = 0;
+    });
   return fixture;
 }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import type { HttpDriverOptions, WireStyle } from "./http-driver";
+import { drain } from "./testing/drain";
+import { failure } from "./testing/failure";
+import { quickRetryDriver } from "./testing/quick-retry-driver";
+import { useStubLlmServer } from "./testing/use-stub-llm-server";
+import type { ModelInput } from "./types";
+
+const stub = useStubLlmServer({ clearRequestsBeforeEach: true });
+const input: ModelInput = { model: "m", messages: [{ role: "user", content: "hi" }], tools: [] };
+const driver = (style: WireStyle, extra: Partial<HttpDriverOptions> = {}) =>
+  quickRetryDriver(stub.server, style, extra);
+
+describe.each(["openai", "anthropic"] as const)("HTTP driver errors, %s style", (style) => {
+  it("aborts before sending when the signal is already aborted", async () => {
+    stub.reply = () => ({ text: "never" });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await failure(driver(style).generate({ ...input, signal: controller.signal }));
+    expect(error.code).toBe("aborted");
+    expect(stub.server.requests).toHaveLength(0);
+  });
+
+  it("aborts an in-flight call and closes its connection", async () => {
+    const disconnected = holdUntilDisconnect();
+    const controller = new AbortController();
+    const call = driver(style).generate({ ...input, signal: controller.signal });
+    await disconnected.arrived;
+    controller.abort(new Error("user left"));
+    const error = await failure(call);
+    expect(error.code).toBe("aborted");
+    expect((error.cause as Error).message).toBe("user left");
+    await disconnected.closed;
+  });
+
+  it("times out an in-flight call, closes its connection and does not retry", async () => {
+    const disconnected = holdUntilDisconnect();
+    const error = await failure(driver(style, { timeoutMs: 150, retries: 2 }).generate(input));
+    expect(error.code).toBe("timeout");
+    await disconnected.closed;
+    expect(stub.server.requests).toHaveLength(1);
+  });
+
+  it("aborts a stream that is already delivering", async () => {
+    stub.reply = () => ({ sseRaw: firstDelta(style), keepOpen: true });
+    const controller = new AbortController();
+    const parts: unknown[] = [];
+    const error = await failure(
+      drain(driver(style).stream({ ...input, signal: controller.signal }), (part) => {
+        parts.push(part);
+        controller.abort();
+      }),
+    );
+    expect(error.code).toBe("aborted");
+    expect(parts).toEqual([{ type: "text", delta: "Hi" }]);
+  });
+
+  it("times out a stream that stalls between chunks", async () => {
+    stub.reply = () => ({ sseRaw: firstDelta(style), keepOpen: true });
+    const parts: unknown[] = [];
+    const error = await failure(drain(driver(style, { timeoutMs: 150 }).stream(input), (p) => parts.push(p)));
+    expect(error.code).toBe("timeout");
+    expect(parts).toEqual([{ type: "text", delta: "Hi" }]);
+    expect(stub.server.requests).toHaveLength(1);
+  });
+});
+
+function firstDelta(style: WireStyle): string {
+  return style === "openai"
+    ? 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\n'
+    : 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3}}}\n\n' +
+        'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n';
+}
+
+/** Makes the server hold the next request open until the client goes away. */
+function holdUntilDisconnect() {
+  let arrive!: () => void;
+  let close!: () => void;
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const closed = new Promise<void>((resolve) => {
+    close = resolve;
+  });
+  stub.reply = ({ signal }) => {
+    arrive();
+    return new Promise((resolve) => {
+      signal.addEventListener("abort", () => {
+        close();
+        resolve({ text: "too late" });
+      });
+    });
+  };
+  return { arrived, closed };
+}
