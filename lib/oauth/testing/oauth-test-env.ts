@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
-import { createTestDatabase } from "@/lib/engine/testing/test-database";
+import { createTestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import { AppError } from "@/lib/errors";
 import { beginAuthorization } from "../begin-authorization";
 import { type AnswerRequestFn, completeAuthorization } from "../complete-authorization";
@@ -32,15 +32,19 @@ export async function startOAuthTestEnv(options: { accessTokenTtl?: number } = {
 export type OAuthTestEnv = Awaited<ReturnType<typeof startOAuthTestEnv>>;
 
 /**
- * For one test file: a demo provider and a fresh SQLite database, both gone after the file's
- * last test; `onReady` hands them to the file's own variables.
+ * For one test file (or `describe` block): a demo provider and a fresh database (SQLite unless
+ * `provider` says otherwise), both gone after the last test; `onReady` hands them to the
+ * file's own variables.
  */
-export function withOAuthTestEnv(onReady: (ready: { env: OAuthTestEnv; db: DbClient }) => void): void {
+export function withOAuthTestEnv(
+  onReady: (ready: { env: OAuthTestEnv; db: DbClient }) => void,
+  { provider = "sqlite" }: { provider?: TestProvider } = {},
+): void {
   let env: OAuthTestEnv | undefined;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     env = await startOAuthTestEnv();
-    const store = await createTestDatabase("sqlite");
+    const store = await createTestDatabase(provider);
     drop = () => store.drop();
     onReady({ env, db: store.db });
   });
