@@ -1,23 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/errors";
-import { makeTestEngine, readRunState, rejection } from "./testing/engine-fixture";
+import { readRunState, rejection } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
-import { memoryLog } from "./testing/scripted-agent";
+import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
 import type { TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", (provider) => {
   const suite = useEngineSuite(provider);
-  const { freshThread } = suite;
 
   it("refuses unknown ids, wrong actors and invalid data with typed errors and changes nothing", async () => {
-    const threadId = await freshThread();
-    const engine = makeTestEngine({ db: suite.database.db, log: memoryLog() });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
-      message: "pair again",
-    });
-    await engine.idle();
+    const { engine, runId } = await startRunOnFreshThread(suite, { message: "pair again" });
     const before = await readRunState(suite.database.db, runId);
     const [approval, input] = before.requests;
 
@@ -87,15 +79,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
   });
 
   it("resumes the tool with the answer as stored, whether it was just given here or read back", async () => {
-    const threadId = await freshThread();
-    const log = memoryLog();
-    const engine = makeTestEngine({ db: suite.database.db, log });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
-      message: "pair once more",
-    });
-    await engine.idle();
+    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "pair once more" });
     const [approval, input] = (await readRunState(suite.database.db, runId)).requests;
 
     // The first answer is read back when the run resumes; the last one is in hand.
@@ -127,15 +111,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
   });
 
   it("answers an expired request as the system, refuses late answers, and resumes with the decline", async () => {
-    const threadId = await freshThread();
-    const log = memoryLog();
-    const engine = makeTestEngine({ db: suite.database.db, log });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
-      message: "expiring soon",
-    });
-    await engine.idle();
+    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "expiring soon" });
     const [request] = (await readRunState(suite.database.db, runId)).requests;
     expect(request!.status).toBe("open");
 
@@ -162,14 +138,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
   });
 
   it("expires due requests on its timer", async () => {
-    const threadId = await freshThread();
-    const engine = makeTestEngine({ db: suite.database.db, log: memoryLog(), expiryIntervalMs: 20 });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
+    const { engine, threadId, runId } = await startRunOnFreshThread(suite, {
       message: "expiring again",
+      expiryIntervalMs: 20,
     });
-    await engine.idle();
     await engine.start();
     const seen: string[] = [];
     for await (const event of engine.subscribe({ threadId })) {

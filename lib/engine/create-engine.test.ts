@@ -4,6 +4,7 @@ import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
 import { makeTestEngine, readRunState, rejection } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { createScriptedToolkit, memoryLog } from "./testing/scripted-agent";
+import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
 import type { TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) => {
@@ -66,15 +67,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
   });
 
   it("takes two answers of one turn in reverse order and runs the turn's third tool once", async () => {
-    const threadId = await freshThread();
-    const log = memoryLog();
-    const engine = makeTestEngine({ db: suite.database.db, log });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
-      message: "pair please",
-    });
-    await engine.idle();
+    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "pair please" });
     const parked = await readRunState(suite.database.db, runId);
     expect(parked.requests.map((r) => r.toolName)).toEqual(["approve", "ask_name"]);
     const [approval, input] = parked.requests;
@@ -182,11 +175,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
   });
 
   it("lets exactly one of 50 concurrent answers win", async () => {
-    const threadId = await freshThread();
-    const log = memoryLog();
-    const engine = makeTestEngine({ db: suite.database.db, log });
-    const { runId } = await engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask now" });
-    await engine.idle();
+    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "ask now" });
     const [request] = (await readRunState(suite.database.db, runId)).requests;
 
     const outcomes = await Promise.allSettled(
@@ -213,14 +202,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
   });
 
   it("cancels a parked run for its owner: open requests become cancelled and the run ends", async () => {
-    const threadId = await freshThread();
-    const engine = makeTestEngine({ db: suite.database.db, log: memoryLog() });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
-      message: "pair to cancel",
-    });
-    await engine.idle();
+    const { engine, threadId, runId } = await startRunOnFreshThread(suite, { message: "pair to cancel" });
     const refused = await rejection(engine.cancelRun({ runId, actor: suite.people.reviewer }));
     expect(isAppError(refused, "forbidden:run")).toBe(true);
     await engine.cancelRun({ runId, actor: suite.people.owner });
