@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isAppError } from "@/lib/errors";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
-import { makeTestEngine, readRunState, rejection } from "./testing/engine-fixture";
+import { makeTestEngine, readRunState } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { createScriptedToolkit, memoryLog } from "./testing/scripted-agent";
 import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
@@ -147,126 +146,6 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     const done = await readRunState(suite.database.db, runId);
     expect(done.run.status).toBe("done");
     expect(done.messages.at(-1)).toEqual({ role: "assistant", content: "finished: name=Quick" });
-    await engine.stop();
-  });
-
-  it("starts one run per thread at a time, even when starts race", async () => {
-    const threadId = await freshThread();
-    const engine = makeTestEngine({ db: suite.database.db, log: memoryLog() });
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 5 }, () =>
-        engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask us" }),
-      ),
-    );
-    await engine.idle();
-    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-    const refused = outcomes.filter((o) => o.status === "rejected");
-    expect(refused.every((o) => isAppError(o.reason, "conflict:run_busy"))).toBe(true);
-    expect(await suite.database.db.run.count({ where: { threadId } })).toBe(1);
-    const stranger = await rejection(
-      engine.startRun({ threadId, userId: suite.people.stranger.id, message: "hi" }),
-    );
-    expect(isAppError(stranger, "forbidden:thread")).toBe(true);
-    const unknown = await rejection(
-      engine.startRun({ threadId: "nope", userId: suite.people.owner.id, message: "hi" }),
-    );
-    expect(isAppError(unknown, "not_found:thread")).toBe(true);
-    await engine.stop();
-  });
-
-  it("lets exactly one of 50 concurrent answers win", async () => {
-    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "ask now" });
-    const [request] = (await readRunState(suite.database.db, runId)).requests;
-
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) =>
-        engine.answerRequest({
-          requestId: request!.id,
-          answer: { ok: true, data: { name: `Racer ${i}` } },
-          actor: suite.people.owner,
-        }),
-      ),
-    );
-    await engine.idle();
-    const accepted = outcomes.filter((o) => o.status === "fulfilled");
-    const refused = outcomes.filter((o) => o.status === "rejected");
-    expect(accepted).toHaveLength(1);
-    expect(refused).toHaveLength(49);
-    expect(refused.every((o) => isAppError(o.reason, "conflict:answer"))).toBe(true);
-    expect(await suite.database.db.answer.count({ where: { requestRowId: request!.id } })).toBe(1);
-    expect(log.entries.filter((e) => e.tool === "ask_name" && e.answer)).toHaveLength(1);
-    const done = await readRunState(suite.database.db, runId);
-    expect(done.run.status).toBe("done");
-    expect(done.events.filter((e) => e.type === "request_resolved")).toHaveLength(1);
-    await engine.stop();
-  });
-
-  it("cancels a parked run for its owner: open requests become cancelled and the run ends", async () => {
-    const { engine, threadId, runId } = await startRunOnFreshThread(suite, { message: "pair to cancel" });
-    const refused = await rejection(engine.cancelRun({ runId, actor: suite.people.reviewer }));
-    expect(isAppError(refused, "forbidden:run")).toBe(true);
-    await engine.cancelRun({ runId, actor: suite.people.owner });
-    const state = await readRunState(suite.database.db, runId);
-    expect(state.run.status).toBe("cancelled");
-    expect(state.requests.map((r) => [r.status, r.answer?.reason])).toEqual([
-      ["cancelled", "cancelled"],
-      ["cancelled", "cancelled"],
-    ]);
-    expect(unbalancedReason(state.messages)).toBeUndefined();
-    const late = await rejection(
-      engine.answerRequest({
-        requestId: state.requests[1]!.id,
-        answer: { ok: true, data: { name: "Al" } },
-        actor: suite.people.owner,
-      }),
-    );
-    expect(isAppError(late, "conflict:request_closed")).toBe(true);
-    expect(
-      isAppError(
-        await rejection(engine.cancelRun({ runId, actor: suite.people.admin })),
-        "conflict:run_finished",
-      ),
-    ).toBe(true);
-    // The thread is free again, and the next run starts from a balanced transcript.
-    await engine.startRun({ threadId, userId: suite.people.owner.id, message: "hello" });
-    await engine.idle();
-    expect(unbalancedReason((await readRunState(suite.database.db, runId)).messages)).toBeUndefined();
-    await engine.stop();
-  });
-
-  it("cancels a run while its tool is still working, and stops driving it", async () => {
-    const threadId = await freshThread();
-    const log = memoryLog();
-    let started!: () => void;
-    const working = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const engine = makeTestEngine({
-      db: suite.database.db,
-      log,
-      createToolkit: () =>
-        createScriptedToolkit({
-          log,
-          block: () => {
-            started();
-            return new Promise<void>(() => {});
-          },
-        }),
-    });
-    const { runId } = await engine.startRun({
-      threadId,
-      userId: suite.people.owner.id,
-      message: "block forever",
-    });
-    await working;
-    await engine.cancelRun({ runId, actor: suite.people.admin });
-    await engine.idle();
-    const state = await readRunState(suite.database.db, runId);
-    expect(state.run.status).toBe("cancelled");
-    expect(state.run.leaseOwner).toBeNull();
-    expect(state.messages.at(-1)).toMatchObject({ role: "tool", name: "slow", isError: true });
-    expect(unbalancedReason(state.messages)).toBeUndefined();
-    expect(state.events.at(-1)).toMatchObject({ type: "run_finished", payload: { status: "cancelled" } });
     await engine.stop();
   });
 });
