@@ -1,6 +1,6 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { listThreadsByOwner } from "@/lib/db/chat-threads";
+import { listThreadsWithStatusByOwner } from "@/lib/db/threads-with-status";
 import { ThreadSidebar } from "./_lib/thread-sidebar";
 
 export const metadata = { title: "Chats · toolnexus" };
@@ -8,7 +8,7 @@ export const metadata = { title: "Chats · toolnexus" };
 export default async function ChatIndexPage() {
   const user = await requirePageUser("/chat");
   const { db } = await getAppServices();
-  const threads = await listThreadsByOwner({ db, userId: user.id });
+  const threads = await listThreadsWithStatusByOwner({ db, userId: user.id });
   return (
     <div className="chat-layout">
       <ThreadSidebar threads={threads} />

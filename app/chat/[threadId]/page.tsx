@@ -1,8 +1,8 @@
 import { forbidden, notFound } from "next/navigation";
 import { getAppServices } from "@/app/_lib/app-services";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { listThreadsByOwner } from "@/lib/db/chat-threads";
 import { getActiveRunByThread } from "@/lib/db/runs";
+import { listThreadsWithStatusByOwner } from "@/lib/db/threads-with-status";
 import { isAppError } from "@/lib/errors";
 import { buildThreadMessages } from "../_lib/build-thread-messages";
 import { loadOwnThread } from "../_lib/load-own-thread";
@@ -23,7 +23,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ threadI
   // the stream rather than missed.
   const active = await getActiveRunByThread({ db, threadId });
   const [threads, events] = await Promise.all([
-    listThreadsByOwner({ db, userId: user.id }),
+    listThreadsWithStatusByOwner({ db, userId: user.id }),
     loadThreadEvents({ db, threadId }),
   ]);
   const messages = await buildThreadMessages(events);
