@@ -15,6 +15,8 @@ export class ChatPage {
   readonly reconnecting: Locator;
   /** Shown with the alert once reattaching has failed for a while, or the browser is offline. */
   readonly retry: Locator;
+  /** The list of the user's chats beside the thread. */
+  readonly sidebar: Locator;
 
   constructor(readonly page: Page) {
     this.messages = page.getByRole("list", { name: "Messages" });
@@ -26,6 +28,7 @@ export class ChatPage {
     this.title = page.getByRole("heading", { level: 1 });
     this.reconnecting = page.getByRole("main").getByRole("status").filter({ hasText: "Reconnecting…" });
     this.retry = page.getByRole("button", { name: "Retry", exact: true });
+    this.sidebar = page.getByRole("navigation", { name: "Chats" });
   }
 
   /** `origin` reaches the app another way than the base URL (through a relay, say). */
@@ -65,6 +68,14 @@ export class ChatPage {
 
   toolCard(name: string): Locator {
     return this.messages.getByRole("article", { name: `Tool call ${name}` });
+  }
+
+  /**
+   * A chat's link in the sidebar, by (the start of) its title; its accessible name is the title
+   * followed by the chat's status while its latest run has not ended ("Needs you", say).
+   */
+  sidebarItem(title: string): Locator {
+    return this.sidebar.getByRole("link", { name: title });
   }
 
   runStatus(): Locator {
