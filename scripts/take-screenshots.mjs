@@ -47,7 +47,10 @@ try {
   await rita.goto(`${base}/inbox`);
   await rita.getByRole("list", { name: "Requests" }).waitFor();
   // The inbox follows changes live once its stream is open; show it in that state.
-  await rita.getByRole("status").filter({ hasText: /^Live$/ }).waitFor();
+  await rita
+    .getByRole("status")
+    .filter({ hasText: /^Live$/ })
+    .waitFor();
   await rita.screenshot({ path: path.join(out, "inbox.png") });
   console.log(`screenshots written to ${out}`);
 } finally {
