@@ -1,4 +1,4 @@
-import type { EventBus } from "@/lib/engine/event-bus";
+import { type EventBus, RESYNC_NOTICE } from "@/lib/engine/event-bus";
 import type { VersionStreamOptions } from "./open-version-stream";
 
 // Test support for the version streams (`openVersionStream` and the routes built on it).
@@ -63,7 +63,8 @@ export function followVersionStream(
     const before = checks;
     await new Promise<void>((resolve) => {
       waiting.push(resolve);
-      void bus.publish({ threadId: "elsewhere", seq: 1 });
+      // A resync, because it is the one notice every stream checks for, filtered or not.
+      void bus.publish(RESYNC_NOTICE);
     });
     if (checks === before) throw new Error("woken without a check");
   };
