@@ -8,12 +8,15 @@ import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
+import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
 export interface AppServices {
   db: Db;
   engine: Engine;
   /** The engine's bus, for views that follow events across threads (the live inbox). */
   bus: EventBus;
+  /** Whose thread a notice is about, so the live streams check only for their own viewer's. */
+  threadOwners: ThreadOwnerCache;
 }
 
 type ServicesGlobal = typeof globalThis & { __toolnexusServices?: Promise<AppServices> };
@@ -43,7 +46,7 @@ async function build(): Promise<AppServices> {
     createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
   });
   await engine.start();
-  return { db, engine, bus };
+  return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }) };
 }
 
 /**

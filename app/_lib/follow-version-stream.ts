@@ -1,5 +1,7 @@
+import { vi } from "vitest";
 import { type EventBus, RESYNC_NOTICE } from "@/lib/engine/event-bus";
 import type { VersionStreamOptions } from "./open-version-stream";
+import type { ThreadOwnerCache } from "./thread-owner-cache";
 
 // Test support for the version streams (`openVersionStream` and the routes built on it).
 
@@ -31,11 +33,28 @@ export function sseReader(body: ReadableStream<Uint8Array>): () => Promise<Sse |
 
 // Streams a failed test left open would hold timers into the next test.
 const open = new Set<AbortController>();
+const counters = new Set<{ mockRestore(): void }>();
 
-/** Aborts every stream `followVersionStream` opened; for `afterEach`. */
+/**
+ * Aborts every stream `followVersionStream` opened and stops every `countScheduledChecks`;
+ * for `afterEach`.
+ */
 export function abortFollowedStreams(): void {
   for (const controller of open) controller.abort();
   open.clear();
+  for (const spy of counters) spy.mockRestore();
+  counters.clear();
+}
+
+/**
+ * Counts the checks that streams with a quiet period of `coalesceMs` ask for from now on: each
+ * but the one on connect first waits on a timer of that length, so pick one nothing else in the
+ * test uses. `setTimeout` keeps working as before; this only watches it.
+ */
+export function countScheduledChecks(coalesceMs: number): () => number {
+  const spy = vi.spyOn(globalThis, "setTimeout");
+  counters.add(spy);
+  return () => spy.mock.calls.filter(([, ms]) => ms === coalesceMs).length;
 }
 
 /**
@@ -83,3 +102,13 @@ export function followVersionStream(
 /** Timers alive in this process: a stream that ended must leave none of its own behind. */
 export const activeTimers = () =>
   process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+
+/**
+ * Resolves once the owner of `threadId` is known and every stream that asked about it has acted
+ * on the answer: callers asking while a query runs share it, and what they do with its answer
+ * is promise callbacks, all run before the next turn of the event loop.
+ */
+export async function ownerOfThreadKnown(threadOwners: ThreadOwnerCache, threadId: string): Promise<void> {
+  await threadOwners.ownerOf(threadId);
+  await new Promise((resolve) => setImmediate(resolve));
+}

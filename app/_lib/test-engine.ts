@@ -9,6 +9,7 @@ import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { createTestDatabase } from "@/lib/engine/testing/test-database";
+import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
 /**
  * The real engine over a real SQLite file, driven by the offline demo model and the demo tools:
@@ -18,6 +19,7 @@ async function createTestEngine(): Promise<{
   db: Db;
   engine: Engine;
   bus: EventBus;
+  threadOwners: ThreadOwnerCache;
   cleanup: () => Promise<void>;
 }> {
   const { db, drop } = await createTestDatabase("sqlite");
@@ -41,6 +43,7 @@ async function createTestEngine(): Promise<{
     db,
     engine,
     bus,
+    threadOwners: createThreadOwnerCache({ db }),
     cleanup: async () => {
       await engine.idle();
       await engine.stop();
@@ -54,7 +57,9 @@ async function createTestEngine(): Promise<{
  * Starts one test engine for the calling test file and stops it after the file's last test;
  * `onReady` hands the database and engine to the file's own variables.
  */
-export function withTestEngine(onReady: (started: { db: Db; engine: Engine; bus: EventBus }) => void): void {
+export function withTestEngine(
+  onReady: (started: { db: Db; engine: Engine; bus: EventBus; threadOwners: ThreadOwnerCache }) => void,
+): void {
   let cleanup: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const started = await createTestEngine();

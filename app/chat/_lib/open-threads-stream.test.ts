@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { abortFollowedStreams, followVersionStream } from "@/app/_lib/follow-version-stream";
+import {
+  abortFollowedStreams,
+  countScheduledChecks,
+  followVersionStream,
+  ownerOfThreadKnown,
+} from "@/app/_lib/follow-version-stream";
+import type { VersionStreamOptions } from "@/app/_lib/open-version-stream";
 import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
+import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
@@ -13,13 +20,17 @@ import { openThreadsStream } from "./open-threads-stream";
 let db: Db;
 let engine: Engine;
 let bus: EventBus;
-withTestEngine((started) => ({ db, engine, bus } = started));
+let threadOwners: ThreadOwnerCache;
+withTestEngine((started) => ({ db, engine, bus, threadOwners } = started));
 
 afterEach(abortFollowedStreams);
 
-function follow(user: SessionUser) {
-  const stream = followVersionStream(bus, (signal, options) =>
-    openThreadsStream({ actor: user, signal }, { db, bus }, options),
+function follow(user: SessionUser, options: VersionStreamOptions = {}) {
+  const stream = followVersionStream(
+    bus,
+    (signal, withOptions) =>
+      openThreadsStream({ actor: user, signal }, { db, bus, threadOwners }, withOptions),
+    options,
   );
   return {
     ...stream,
@@ -40,6 +51,9 @@ function follow(user: SessionUser) {
     },
   };
 }
+
+// A quiet period no other timer in these tests has, so that its timers count the checks asked for.
+const QUIET_MS = 37;
 
 const versionOf = (user: SessionUser) => getThreadsVersionByOwner({ db, userId: user.id });
 const statusesOf = async (user: SessionUser) =>
@@ -93,5 +107,23 @@ describe("openThreadsStream", () => {
     const next = await stream.next();
     expect(next).toEqual({ event: "changed", data: await versionOf(user) });
     expect(next?.data).not.toBe(first?.data);
+  });
+
+  it("does not even check when another user's threads change", async () => {
+    const user = await newUser(db, "user");
+    const stranger = await newUser(db, "user");
+    const scheduled = countScheduledChecks(QUIET_MS);
+    const stream = follow(user, { coalesceMs: QUIET_MS });
+    await stream.next();
+
+    const theirs = await parkRequest({ db, engine }, { owner: stranger, text: "book a flight" });
+    await ownerOfThreadKnown(threadOwners, theirs.threadId);
+    expect(scheduled()).toBe(0);
+
+    // The same activity in a thread of the user's own is worth checks, and moves their sidebar.
+    const mine = await parkRequest({ db, engine }, { owner: user, text: "book a flight" });
+    await ownerOfThreadKnown(threadOwners, mine.threadId);
+    expect(scheduled()).toBeGreaterThan(0);
+    expect(await stream.caughtUp()).toContain("changed");
   });
 });

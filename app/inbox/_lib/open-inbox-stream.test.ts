@@ -2,32 +2,40 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   abortFollowedStreams,
   activeTimers,
+  countScheduledChecks,
   followVersionStream,
+  ownerOfThreadKnown,
   sseReader,
 } from "@/app/_lib/follow-version-stream";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
+import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import type { Engine } from "@/lib/engine/engine-types";
-import type { EventBus } from "@/lib/engine/event-bus";
+import { type EventBus, RESYNC_NOTICE } from "@/lib/engine/event-bus";
 import { type InboxStreamOptions, openInboxStream } from "./open-inbox-stream";
 
 let db: Db;
 let engine: Engine;
 let bus: EventBus;
-withTestEngine((started) => ({ db, engine, bus } = started));
+let threadOwners: ThreadOwnerCache;
+withTestEngine((started) => ({ db, engine, bus, threadOwners } = started));
 
 afterEach(abortFollowedStreams);
 
 function follow(viewer: SessionUser, options: InboxStreamOptions = {}) {
   return followVersionStream(
     bus,
-    (signal, withOptions) => openInboxStream({ actor: viewer, signal }, { db, bus }, withOptions),
+    (signal, withOptions) =>
+      openInboxStream({ actor: viewer, signal }, { db, bus, threadOwners }, withOptions),
     options,
   );
 }
+
+// A quiet period no other timer in these tests has, so that its timers count the checks asked for.
+const QUIET_MS = 37;
 
 const versionOf = (viewer: SessionUser) => getInboxVersionByViewer({ db, viewer });
 
@@ -84,13 +92,44 @@ describe("openInboxStream", () => {
     stream.stop();
   });
 
+  it("does not even check for another user's activity in a user's inbox", async () => {
+    const viewer = await newUser(db, "user");
+    const stranger = await newUser(db, "user");
+    const scheduled = countScheduledChecks(QUIET_MS);
+    const stream = follow(viewer, { coalesceMs: QUIET_MS });
+    await stream.next();
+
+    const theirs = await parkRequest({ db, engine }, { owner: stranger, text: "refund order 7003 for $250" });
+    await ownerOfThreadKnown(threadOwners, theirs.threadId);
+    expect(scheduled()).toBe(0);
+
+    // The viewer's own request is worth checks, and shows in their inbox.
+    const mine = await parkRequest({ db, engine }, { owner: viewer, text: "book a flight" });
+    await ownerOfThreadKnown(threadOwners, mine.threadId);
+    expect(scheduled()).toBeGreaterThan(0);
+    expect(await stream.next()).toEqual({ event: "changed", data: await versionOf(viewer) });
+  });
+
+  it("checks for every user's activity in a reviewer's inbox", async () => {
+    const reviewer = await newUser(db, "reviewer");
+    const user = await newUser(db, "user");
+    const scheduled = countScheduledChecks(QUIET_MS);
+    const stream = follow(reviewer, { coalesceMs: QUIET_MS });
+    await stream.next();
+
+    // Only its owner may answer this one, yet a reviewer's inbox takes notices on trust.
+    const theirs = await parkRequest({ db, engine }, { owner: user, text: "book a flight" });
+    await ownerOfThreadKnown(threadOwners, theirs.threadId);
+    expect(scheduled()).toBeGreaterThan(0);
+  });
+
   it("ends when the viewer goes away and leaves no timer running", async () => {
     const viewer = await newUser(db, "user");
     const before = activeTimers();
     // A long quiet period, so that a check is still waiting when the viewer leaves.
     const stream = follow(viewer, { coalesceMs: 60_000 });
     await stream.next();
-    await bus.publish({ threadId: "elsewhere", seq: 2 });
+    await bus.publish(RESYNC_NOTICE);
     expect(activeTimers()).toBe(before + 2);
     stream.stop();
     expect(await stream.next()).toBeNull();
@@ -102,7 +141,7 @@ describe("openInboxStream", () => {
     const controller = new AbortController();
     controller.abort();
     const before = activeTimers();
-    const response = openInboxStream({ actor: viewer, signal: controller.signal }, { db, bus });
+    const response = openInboxStream({ actor: viewer, signal: controller.signal }, { db, bus, threadOwners });
     expect(await sseReader(response.body!)()).toBeNull();
     expect(activeTimers()).toBe(before);
   });

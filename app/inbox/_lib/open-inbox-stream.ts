@@ -1,4 +1,5 @@
 import { openVersionStream, type VersionStreamOptions } from "@/app/_lib/open-version-stream";
+import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
@@ -9,13 +10,25 @@ export type InboxStreamOptions = VersionStreamOptions;
 /**
  * Server-sent events telling one viewer when their inbox changed (see `openVersionStream`):
  * what it compares is `getInboxVersionByViewer`, so who may see which request stays the
- * version query's business.
+ * version query's business. A user's inbox lists only requests of their own runs, which run in
+ * their own threads, so only those threads' notices are worth a check; a reviewer's lists
+ * approvals from anyone, so every notice is.
  */
 export function openInboxStream(
   { actor, signal }: { actor: SessionUser; signal: AbortSignal },
-  { db, bus }: { db: DbClient; bus: EventBus },
+  { db, bus, threadOwners }: { db: DbClient; bus: EventBus; threadOwners: ThreadOwnerCache },
   options: InboxStreamOptions = {},
 ): Response {
   const viewer = { id: actor.id, role: actor.role };
-  return openVersionStream({ read: () => getInboxVersionByViewer({ db, viewer }), signal }, { bus }, options);
+  const read = () => getInboxVersionByViewer({ db, viewer });
+  if (viewer.role !== "user") return openVersionStream({ read, signal }, { bus }, options);
+  return openVersionStream(
+    {
+      read,
+      isRelevant: async ({ threadId }) => (await threadOwners.ownerOf(threadId)) === viewer.id,
+      signal,
+    },
+    { bus },
+    options,
+  );
 }
