@@ -2,16 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { ActiveRunRow } from "@/lib/db/active-runs-page";
 import { formatUtc } from "./format-utc";
 
-export interface AdminRunItem {
-  id: string;
-  threadTitle: string;
-  ownerName: string | null;
-  status: "running" | "pending";
-  startedAt: string;
-  openRequests: number;
-}
+/** One row of the runs table: the active run as the page reads it, minus the owner's id. */
+export type AdminRunItem = Omit<ActiveRunRow, "ownerId">;
 
 export type SubmitCancel = (input: {
   runId: string;

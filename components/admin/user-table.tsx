@@ -3,17 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ROLES, type Role } from "@/lib/auth/roles";
+import type { UserListRow } from "@/lib/db/users-page";
 import { RoleBadge } from "../role-badge";
 import { formatUtc } from "./format-utc";
 
-export interface AdminUserItem {
-  id: string;
-  name: string | null;
-  email: string | null;
-  role: Role;
-  createdAt: string;
-  openRequests: number;
-}
+/** One row of the users table: the listed account as the page reads it. */
+export type AdminUserItem = UserListRow;
 
 export type SubmitRole = (input: {
   userId: string;
