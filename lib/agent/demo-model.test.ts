@@ -2,13 +2,16 @@ import { type Answer, type Client, createClientFromDriver, createInProcessDriver
 import { collectAll } from "toolnexus/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgentToolkit } from "./create-agent-toolkit";
-import { createDemoGenerate, DEMO_HELP, DEMO_MODEL_NAME, demoGenerate, toDeltas } from "./demo-model";
+import { createDemoGenerate, DEMO_HELP, DEMO_MODEL_NAME, toDeltas } from "./demo-model";
 
 const now = new Date("2030-01-01T00:00:00.000Z");
 const toolkits: Array<{ close(): Promise<void> }> = [];
 
 async function setup(): Promise<{ client: Client; toolkit: Awaited<ReturnType<typeof createAgentToolkit>> }> {
-  const driver = createInProcessDriver({ model: DEMO_MODEL_NAME, generate: demoGenerate });
+  const driver = createInProcessDriver({
+    model: DEMO_MODEL_NAME,
+    generate: createDemoGenerate({ deltaDelayMs: 0 }),
+  });
   const client = createClientFromDriver(driver, {
     // The app's engine words declines this way so the reviewer's reason reaches the model.
     formatDecline: (request, answer) =>

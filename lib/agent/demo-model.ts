@@ -71,13 +71,9 @@ function estimateTokens(text: string): number {
 
 /**
  * The offline demo model: reads the conversation, picks at most one tool per turn from the
- * latest user message, and answers from the tool results once they are back.
+ * latest user message, and answers from the tool results once they are back. `deltaDelayMs`
+ * (`TOOLNEXUS_DEMO_DELTA_MS`) pauses between text deltas so streaming can be watched live.
  */
-export function demoGenerate(input: ModelInput): AsyncGenerator<InProcessPart> {
-  return generateDemoTurn(input, 0);
-}
-
-/** The demo model with a pause between text deltas (`TOOLNEXUS_DEMO_DELTA_MS`). */
 export function createDemoGenerate({ deltaDelayMs }: { deltaDelayMs: number }) {
   return (input: ModelInput) => generateDemoTurn(input, deltaDelayMs);
 }
