@@ -7,7 +7,7 @@ import { type Clock, HOUR_MS, systemClock } from "./tools/tool-clock";
 import { withExpiry } from "./tools/with-expiry";
 
 /** How long a question to the user stays open, like the flight form. */
-export const QUESTION_TTL_MS = HOUR_MS;
+const QUESTION_TTL_MS = HOUR_MS;
 
 /**
  * The tools one run may call. Built per run so a tool can be scoped to its user; the built-in
