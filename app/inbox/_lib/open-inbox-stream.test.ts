@@ -7,6 +7,7 @@ import {
   ownerOfThreadKnown,
   sseReader,
 } from "@/app/_lib/follow-version-stream";
+import type { VersionStreamOptions } from "@/app/_lib/open-version-stream";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
@@ -15,7 +16,7 @@ import type { Db } from "@/lib/db/client";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import type { Engine } from "@/lib/engine/engine-types";
 import { type EventBus, RESYNC_NOTICE } from "@/lib/engine/event-bus";
-import { type InboxStreamOptions, openInboxStream } from "./open-inbox-stream";
+import { openInboxStream } from "./open-inbox-stream";
 
 let db: Db;
 let engine: Engine;
@@ -25,7 +26,7 @@ withTestEngine((started) => ({ db, engine, bus, threadOwners } = started));
 
 afterEach(abortFollowedStreams);
 
-function follow(viewer: SessionUser, options: InboxStreamOptions = {}) {
+function follow(viewer: SessionUser, options: VersionStreamOptions = {}) {
   return followVersionStream(
     bus,
     (signal, withOptions) =>

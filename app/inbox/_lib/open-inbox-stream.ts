@@ -5,8 +5,6 @@ import type { DbClient } from "@/lib/db/db-types";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import type { EventBus } from "@/lib/engine/event-bus";
 
-export type InboxStreamOptions = VersionStreamOptions;
-
 /**
  * Server-sent events telling one viewer when their inbox changed (see `openVersionStream`):
  * what it compares is `getInboxVersionByViewer`, so who may see which request stays the
@@ -17,7 +15,7 @@ export type InboxStreamOptions = VersionStreamOptions;
 export function openInboxStream(
   { actor, signal }: { actor: SessionUser; signal: AbortSignal },
   { db, bus, threadOwners }: { db: DbClient; bus: EventBus; threadOwners: ThreadOwnerCache },
-  options: InboxStreamOptions = {},
+  options: VersionStreamOptions = {},
 ): Response {
   const viewer = { id: actor.id, role: actor.role };
   const read = () => getInboxVersionByViewer({ db, viewer });
