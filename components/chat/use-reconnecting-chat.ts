@@ -105,10 +105,14 @@ function createReconnector({
     schedule();
   };
 
+  const resume = (runId: string) => {
+    const metadata: ReattachMetadata = { runId };
+    void follow(() => chat.resumeStream({ metadata }));
+  };
+
   const reattachNow = () => {
     if (!mounted || !lost || requesting) return;
-    const metadata: ReattachMetadata = { runId: lost.runId };
-    void follow(() => chat.resumeStream({ metadata }));
+    resume(lost.runId);
   };
 
   // Offline, an attempt could only fail: the `online` event brings the next one.
@@ -129,10 +133,7 @@ function createReconnector({
     reattachNow,
     mount() {
       mounted = true;
-      if (resumeRunId) {
-        const metadata: ReattachMetadata = { runId: resumeRunId };
-        void follow(() => chat.resumeStream({ metadata }));
-      }
+      if (resumeRunId) resume(resumeRunId);
     },
     unmount() {
       mounted = false;
