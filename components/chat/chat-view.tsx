@@ -68,10 +68,9 @@ export function ChatView({
   );
 
   const run = lastRun(messages);
-  const runStatus = run?.status;
-  const parked = runStatus === "pending";
-  const busy = status === "submitted" || status === "streaming" || isLiveRun(runStatus);
+  const parked = run?.status === "pending";
   const stoppable = run !== undefined && isLiveRun(run.status);
+  const busy = status === "submitted" || status === "streaming" || stoppable;
   const stopping = stoppable && stoppingRunId === run.runId;
 
   const onSubmit = (event: React.FormEvent) => {
