@@ -1,4 +1,6 @@
+import { approveAndWaitForTheRunToEnd } from "./approve-and-wait-for-the-run-to-end";
 import { expect, test } from "./fixtures";
+import { gate } from "./gate";
 import { ChatPage } from "./pages/chat-page";
 import { RequestPage } from "./pages/request-page";
 
@@ -67,29 +69,20 @@ test("a stop that arrives after the run has ended is refused with a message, and
   const threadId = chat.threadId();
 
   // Holding the user's stop until a reviewer has approved and the run has finished.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const release = gate();
   await user.page.route(
     (url) => url.pathname === `/chat/${threadId}`,
     async (route) => {
       if (route.request().method() !== "POST") return route.continue();
-      await released;
+      await release.opened;
       await route.continue();
     },
   );
   await chat.stop.click();
   await expect(chat.stop).toBeDisabled();
 
-  const row = await db.request.findFirstOrThrow({ where: { threadId } });
-  const reviewer = await signInAs("reviewer");
-  const request = new RequestPage(reviewer.page);
-  await request.goto(row.id);
-  await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
-  await expect.poll(async () => (await db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("done");
-  release();
+  await approveAndWaitForTheRunToEnd(await signInAs("reviewer"), db, threadId);
+  release.open();
 
   await expect(chat.alert).toHaveText("This run has already ended.");
   await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);

@@ -1,7 +1,7 @@
-import type { Db } from "@/lib/db/client";
+import { approveAndWaitForTheRunToEnd } from "./approve-and-wait-for-the-run-to-end";
 import { test as base, expect, type SignedIn } from "./fixtures";
+import { gate } from "./gate";
 import { ChatPage } from "./pages/chat-page";
-import { RequestPage } from "./pages/request-page";
 import { TcpRelay } from "./tcp-relay";
 
 // The user's browser reaches the app through a relay, so the test can cut the live stream the
@@ -20,29 +20,12 @@ const PROMPT = /Approve a refund of \$250\.00 for order 4321/;
 const PREFACE = "Refunding order 4321 for $250.00.";
 const STREAM = /\/api\/threads\/[^/]+\/stream/;
 
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
 async function parkARefund(user: SignedIn, origin: string): Promise<ChatPage> {
   const chat = new ChatPage(user.page);
   await chat.startNewChat(origin);
   await chat.say("refund order 4321 for $250");
   await expect(chat.requestCard("approval", PROMPT)).toContainText("Waiting for a reviewer.");
   return chat;
-}
-
-async function approveAndWaitForTheRunToEnd(reviewer: SignedIn, db: Db, threadId: string): Promise<void> {
-  const row = await db.request.findFirstOrThrow({ where: { threadId } });
-  const request = new RequestPage(reviewer.page);
-  await request.goto(row.id);
-  await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
-  await expect.poll(async () => (await db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("done");
 }
 
 async function expectTheRefundOnce(chat: ChatPage): Promise<void> {

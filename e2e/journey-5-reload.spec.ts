@@ -1,4 +1,6 @@
+import { approveAndWaitForTheRunToEnd } from "./approve-and-wait-for-the-run-to-end";
 import { expect, test } from "./fixtures";
+import { gate } from "./gate";
 import { ChatPage } from "./pages/chat-page";
 import { RequestPage } from "./pages/request-page";
 
@@ -63,33 +65,22 @@ test.describe("reloading the chat", () => {
     const prompt = /Approve a refund of \$250\.00/;
     await expect(chat.requestCard("approval", prompt)).toBeVisible();
     const threadId = chat.threadId();
-    const row = await db.request.findFirstOrThrow({ where: { threadId } });
 
     // The reloaded page is rendered while the run is parked; its stream request is held until
     // a reviewer has approved and the run has finished, so it attaches to a run that has ended.
     let held = 0;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const release = gate();
     await user.page.route(/\/api\/threads\/[^/]+\/stream/, async (route) => {
       held += 1;
-      await released;
+      await release.opened;
       await route.continue();
     });
     await user.page.reload();
     await expect(chat.requestCard("approval", prompt)).toContainText("Waiting for a reviewer.");
 
-    const reviewer = await signInAs("reviewer");
-    const request = new RequestPage(reviewer.page);
-    await request.goto(row.id);
-    await request.form.approve.click();
-    await request.form.expectReadOnly("Answered");
-    await expect
-      .poll(async () => (await db.run.findFirstOrThrow({ where: { threadId } })).status)
-      .toBe("done");
+    await approveAndWaitForTheRunToEnd(await signInAs("reviewer"), db, threadId);
     expect(held).toBe(1);
-    release();
+    release.open();
 
     await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
     await expect(chat.requestCard("approval", prompt)).toContainText("Answered");
