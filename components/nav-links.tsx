@@ -13,7 +13,7 @@ const LINKS = [
 const ADMIN_LINK = { href: "/admin/users", label: "Admin", section: "/admin" } as const;
 
 /** `admin` adds the Admin entry; the admin pages refuse everyone else by themselves. */
-export function NavLinks({ admin = false }: { admin?: boolean }) {
+export function NavLinks({ admin }: { admin: boolean }) {
   const pathname = usePathname();
   const links = admin ? [...LINKS, ADMIN_LINK] : LINKS;
   return (

@@ -40,15 +40,15 @@ export class ThreadChatTransport extends DefaultChatTransport<ChatMessage> {
   constructor({
     threadId,
     startRun,
-    resumeRunId = null,
-    onStreamOpened = () => {},
+    resumeRunId,
+    onStreamOpened,
   }: {
     threadId: string;
     startRun: StartRun;
     /** The run the server-rendered page saw running or parked, if any. */
-    resumeRunId?: string | null;
+    resumeRunId: string | null;
     /** Called whenever the server has answered a stream request with a stream. */
-    onStreamOpened?: () => void;
+    onStreamOpened: () => void;
   }) {
     // Named, not "whatever is active now": asking for the active run could find none when the
     // run ends between the render and this request, leaving the page on a half-built reply.
