@@ -47,7 +47,21 @@ const SELECT = {
   owner: { select: { name: true, email: true } },
 } as const;
 
-type Where = { status: string; ownerId?: string; audience?: string | { not: string }; kind?: string };
+/** Whose requests one query of the inbox reads (see `inboxHalvesOf`). */
+export type InboxHalf = { ownerId?: string; audience?: string | { not: string } };
+
+/**
+ * What the viewer's inbox lists, as the queries that read it: a user's own requests, or for
+ * reviewers (and admins) the reviewers' requests and, apart from them, the viewer's own others.
+ * The page and its version read the same halves, so the version moves whenever a page can.
+ */
+export function inboxHalvesOf(viewer: InboxQuery["viewer"]): [InboxHalf] | [InboxHalf, InboxHalf] {
+  return viewer.role === "user"
+    ? [{ ownerId: viewer.id }]
+    : [{ audience: "reviewers" }, { ownerId: viewer.id, audience: { not: "reviewers" } }];
+}
+
+type Where = InboxHalf & { status: string; kind?: string };
 type Found = Awaited<ReturnType<typeof findPage>>[number];
 
 function findPage(db: DbClient, where: Where, sort: InboxQuery["sort"], skip: number, take: number) {
@@ -102,25 +116,25 @@ export async function listInboxRequests({
     ...(query.kind ? { kind: query.kind } : {}),
     ...(query.search ? { prompt: containsIgnoringCase({ db, text: query.search }) } : {}),
   };
+  const [firstHalf, secondHalf] = inboxHalvesOf(viewer);
+  const first = { ...filters, ...firstHalf };
   let found: Found[];
   let total: number;
-  if (viewer.role === "user") {
-    const where = { ...filters, ownerId: viewer.id };
+  if (secondHalf === undefined) {
     [found, total] = await Promise.all([
-      findPage(db, where, sort, (page - 1) * pageSize, pageSize),
-      db.request.count({ where }),
+      findPage(db, first, sort, (page - 1) * pageSize, pageSize),
+      db.request.count({ where: first }),
     ]);
   } else {
-    const reviewers = { ...filters, audience: "reviewers" };
-    const own = { ...filters, ownerId: viewer.id, audience: { not: "reviewers" } };
-    const [shared, mine, sharedCount, mineCount] = await Promise.all([
-      findPage(db, reviewers, sort, 0, page * pageSize),
-      findPage(db, own, sort, 0, page * pageSize),
-      db.request.count({ where: reviewers }),
-      db.request.count({ where: own }),
+    const second = { ...filters, ...secondHalf };
+    const [left, right, leftCount, rightCount] = await Promise.all([
+      findPage(db, first, sort, 0, page * pageSize),
+      findPage(db, second, sort, 0, page * pageSize),
+      db.request.count({ where: first }),
+      db.request.count({ where: second }),
     ]);
-    found = mergeRows(shared, mine, sort).slice((page - 1) * pageSize, page * pageSize);
-    total = sharedCount + mineCount;
+    found = mergeRows(left, right, sort).slice((page - 1) * pageSize, page * pageSize);
+    total = leftCount + rightCount;
   }
   return { total, rows: found.map(toInboxRow) };
 }

@@ -1,20 +1,18 @@
 import type { RequestState } from "@/lib/engine/event-types";
 import type { DbClient } from "./db-types";
-import type { InboxQuery } from "./inbox-requests";
+import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
 
 const STATUSES: readonly RequestState[] = ["open", "answered", "expired", "cancelled"];
-
-type Half = { ownerId?: string; audience?: string | { not: string } };
 
 /**
  * A short string that changes whenever a request the viewer's inbox can list is created or
  * leaves `open`, whatever the inbox's filters; the live inbox compares it instead of the rows.
  *
- * Per half of the inbox (the same halves as `listInboxRequests`): the number of open requests
- * and the newest `createdAt`. A request only ever moves from `open` to a final state, so a
- * stretch with no new request but some resolved ones lowers the open count; and with new
- * requests, the newest of them is newer than every row before it, whatever state it is in by
- * now. The newest `createdAt` is read per status, because each `(status, audience, createdAt)`
+ * Per half of the inbox (`inboxHalvesOf`, as `listInboxRequests` reads them): the number of
+ * open requests and the newest `createdAt`. A request only ever moves from `open` to a final
+ * state, so a stretch with no new request but some resolved ones lowers the open count; and
+ * with new requests, the newest of them is newer than every row before it, whatever state it
+ * is in by now. The newest `createdAt` is read per status, because each `(status, audience, createdAt)`
  * and `(ownerId, status, createdAt)` index then yields it with one seek, and the count reads
  * only the open rows' index entries: no query touches the answered history.
  */
@@ -25,15 +23,11 @@ export async function getInboxVersionByViewer({
   db: DbClient;
   viewer: InboxQuery["viewer"];
 }): Promise<string> {
-  const halves: Half[] =
-    viewer.role === "user"
-      ? [{ ownerId: viewer.id }]
-      : [{ audience: "reviewers" }, { ownerId: viewer.id, audience: { not: "reviewers" } }];
-  const parts = await Promise.all(halves.map((half) => versionOfHalf(db, half)));
+  const parts = await Promise.all(inboxHalvesOf(viewer).map((half) => versionOfHalf(db, half)));
   return parts.join("|");
 }
 
-async function versionOfHalf(db: DbClient, half: Half): Promise<string> {
+async function versionOfHalf(db: DbClient, half: InboxHalf): Promise<string> {
   const [open, ...newest] = await Promise.all([
     db.request.count({ where: { ...half, status: "open" } }),
     ...STATUSES.map((status) =>
