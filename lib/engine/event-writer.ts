@@ -32,12 +32,17 @@ export function createEventWriter({
   let timer: NodeJS.Timeout | undefined;
   let failure: unknown;
 
+  /** Moves the text gathered so far into the queue as one event. */
+  const queueText = () => {
+    if (text !== "") queued.push({ type: "text", delta: text });
+    text = "";
+  };
+
   /** Stops the timer and hands over everything gathered so far, text last. */
   const takeQueued = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (text !== "") queued.push({ type: "text", delta: text });
-    text = "";
+    queueText();
     const bodies = queued;
     queued = [];
     return bodies;
@@ -68,8 +73,7 @@ export function createEventWriter({
     },
     push(body: EventBody) {
       // Text gathered before this event comes before it in the log.
-      if (text !== "") queued.push({ type: "text", delta: text });
-      text = "";
+      queueText();
       queued.push(body);
       later();
     },
