@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import { DEMO_PASSWORD } from "@/lib/auth/demo-accounts";
 import type { ResultRow } from "./bench-section";
 import { acquireBuildLock } from "./build-lock";
+import { freePort } from "./free-port";
 import { spawnUntilReady } from "./idle-process";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -12,14 +12,6 @@ const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 // A build folder of its own, so the bench never replaces the build a developer or a test uses.
 const DIST_DIR = ".next/bench";
 const REVIEWER_EMAIL = "rita@example.com";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const child = spawn(process.execPath, [NEXT_BIN, "build"], {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import type { BenchSection, ResultRow } from "./bench-section";
+import { freePort } from "./free-port";
 import { restingRssMb, spawnUntilReady } from "./idle-process";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -39,14 +39,6 @@ async function probeRss(label: string, code: string, smoke: boolean): Promise<Re
   } finally {
     await probe.stop();
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function serverRss(): Promise<{ row: ResultRow; note: string } | { skipped: string }> {
