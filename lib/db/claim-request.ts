@@ -38,11 +38,9 @@ export async function claimRequest({
 > {
   return db.$transaction(async (tx) => {
     const now = new Date();
-    const claim = await tx.request.updateMany({
-      where: { id, status: "open" },
-      data: { status: resolution.status, resolvedAt: now },
-    });
-    if (claim.count !== 1) return { claimed: false as const };
+    if (!(await claimOpenRequest({ tx, id, status: resolution.status, resolvedAt: now }))) {
+      return { claimed: false as const };
+    }
     const owner =
       runId !== undefined && threadId !== undefined
         ? { runId, threadId }
@@ -54,6 +52,22 @@ export async function claimRequest({
     const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
     return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt };
   }, engineTransaction);
+}
+
+/** The claim itself: true when this transaction is the one that moved the request out of "open". */
+async function claimOpenRequest({
+  tx,
+  id,
+  status,
+  resolvedAt,
+}: {
+  tx: DbTx;
+  id: string;
+  status: Resolution["status"];
+  resolvedAt: Date;
+}): Promise<boolean> {
+  const claim = await tx.request.updateMany({ where: { id, status: "open" }, data: { status, resolvedAt } });
+  return claim.count === 1;
 }
 
 async function recordResolution({
@@ -122,11 +136,7 @@ export async function cancelOpenRequestsByRun({
   const open = await tx.request.findMany({ where: { runId, status: "open" }, select: { id: true } });
   const events: ThreadEvent[] = [];
   for (const { id } of open) {
-    const claim = await tx.request.updateMany({
-      where: { id, status: "open" },
-      data: { status: "cancelled", resolvedAt: new Date() },
-    });
-    if (claim.count !== 1) continue;
+    if (!(await claimOpenRequest({ tx, id, status: "cancelled", resolvedAt: new Date() }))) continue;
     const recorded = await recordResolution({
       tx,
       id,
