@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { markThisDocument } from "./mark-this-document";
 import { ChatPage } from "./pages/chat-page";
 import { InboxPage } from "./pages/inbox-page";
 import { RequestPage } from "./pages/request-page";
@@ -29,9 +30,7 @@ test("the chat sidebar shows which chat waits for the user, and follows a review
   await expect(flightItem).toHaveAccessibleName(`${FLIGHT} Needs you`);
   await expect(flightItem).toHaveAttribute("aria-current", "page");
   await expect(refundItem).toHaveAccessibleName(`${REFUND} Waiting for a reviewer`);
-  // A reload would start a new document and lose this mark.
-  await user.page.evaluate(() => document.documentElement.setAttribute("data-e2e-loaded-once", ""));
-  const notReloaded = user.page.locator("html[data-e2e-loaded-once]");
+  const notReloaded = await markThisDocument(user.page);
 
   // A reviewer approves the refund in a browser of their own, while the user stays on the flight.
   const reviewer = await signInAs("reviewer");

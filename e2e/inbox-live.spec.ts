@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { markThisDocument } from "./mark-this-document";
 import { ChatPage } from "./pages/chat-page";
 import { InboxPage } from "./pages/inbox-page";
 import { RequestPage } from "./pages/request-page";
@@ -26,9 +27,7 @@ test("a reviewer's open inbox shows new and answered approvals without a reload,
   await inbox.select(firstPrompt).check();
   await inbox.search.fill("typed, not applied");
   await inbox.bulkReason.fill("half a reason");
-  // A reload would start a new document and lose this mark.
-  await reviewer.page.evaluate(() => document.documentElement.setAttribute("data-e2e-loaded-once", ""));
-  const notReloaded = reviewer.page.locator("html[data-e2e-loaded-once]");
+  const notReloaded = await markThisDocument(reviewer.page);
 
   const [secondAsk, secondPrompt] = refund(2);
   await chat.startNewChat();
