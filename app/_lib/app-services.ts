@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
+import { formatDecline } from "@/lib/agent/format-decline";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import { type Db, getDb } from "@/lib/db/client";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
@@ -20,15 +21,6 @@ export interface AppServices {
 }
 
 type ServicesGlobal = typeof globalThis & { __toolnexusServices?: Promise<AppServices> };
-
-// Declines reach the model with the reviewer's words, so its reply can say why.
-function formatDecline(
-  request: { prompt: string },
-  answer: { reason?: string; data?: Record<string, unknown> } | undefined,
-) {
-  const why = typeof answer?.data?.reason === "string" ? ` Reason: ${answer.data.reason}` : "";
-  return `${answer?.reason ?? "declined"}: ${request.prompt}${why}`;
-}
 
 async function build(): Promise<AppServices> {
   const db = getDb();

@@ -3,6 +3,7 @@ import { collectAll } from "toolnexus/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgentToolkit } from "./create-agent-toolkit";
 import { createDemoGenerate, DEMO_HELP, DEMO_MODEL_NAME, toDeltas } from "./demo-model";
+import { formatDecline } from "./format-decline";
 
 const now = new Date("2030-01-01T00:00:00.000Z");
 const toolkits: Array<{ close(): Promise<void> }> = [];
@@ -12,11 +13,8 @@ async function setup(): Promise<{ client: Client; toolkit: Awaited<ReturnType<ty
     model: DEMO_MODEL_NAME,
     generate: createDemoGenerate({ deltaDelayMs: 0 }),
   });
-  const client = createClientFromDriver(driver, {
-    // The app's engine words declines this way so the reviewer's reason reaches the model.
-    formatDecline: (request, answer) =>
-      `declined: ${request.prompt} Reason: ${String(answer?.data?.reason ?? answer?.reason ?? "none")}`,
-  });
+  // Declines worded as the app's engine words them, so the reviewer's reason reaches the model.
+  const client = createClientFromDriver(driver, { formatDecline });
   const toolkit = await createAgentToolkit({ userId: "u1", runId: "r1", clock: () => now, balance: false });
   toolkits.push(toolkit);
   return { client, toolkit };
