@@ -25,11 +25,6 @@ export class AdminPage {
     this.runAlert = main.getByRole("alert");
   }
 
-  async gotoUsers(query = ""): Promise<void> {
-    await this.page.goto(`/admin/users${query}`);
-    await expect(this.heading).toBeVisible();
-  }
-
   async gotoRuns(): Promise<void> {
     await this.page.goto("/admin/runs");
     await expect(this.heading).toBeVisible();
