@@ -6,7 +6,7 @@ import { appendEvents } from "./events";
 import { toJson } from "./json";
 import { appendMissingMessages } from "./messages";
 import { toRequestView } from "./requests";
-import { usageColumns } from "./runs";
+import { checkpointColumns } from "./runs";
 import { engineTransaction } from "./transaction-options";
 
 export class ReusedRequestIdError extends Error {
@@ -61,11 +61,9 @@ export async function parkRun({
       where: { id: runId, status: "running", leaseOwner },
       data: {
         status: "pending",
-        checkpoint: toJson(checkpoint),
+        ...checkpointColumns(checkpoint),
         leaseOwner: null,
         leaseExpiresAt: null,
-        turns: checkpoint.turns,
-        ...usageColumns(checkpoint.usage),
         version: { increment: 1 },
       },
     });

@@ -113,10 +113,17 @@ export async function createRun({
   }, engineTransaction);
 }
 
-export const usageColumns = (usage: Usage) => ({
+const usageColumns = (usage: Usage) => ({
   promptTokens: usage.promptTokens,
   completionTokens: usage.completionTokens,
   totalTokens: usage.totalTokens,
+});
+
+/** The run columns a safe point sets, whether the run goes on or parks there. */
+export const checkpointColumns = (checkpoint: Checkpoint) => ({
+  checkpoint: toJson(checkpoint),
+  turns: checkpoint.turns,
+  ...usageColumns(checkpoint.usage),
 });
 
 /**
@@ -146,12 +153,7 @@ export async function saveRunCheckpoint({
   return db.$transaction(async (tx) => {
     const held = await tx.run.updateMany({
       where: { id: runId, status: "running", leaseOwner },
-      data: {
-        checkpoint: toJson(checkpoint),
-        leaseExpiresAt,
-        turns: checkpoint.turns,
-        ...usageColumns(checkpoint.usage),
-      },
+      data: { ...checkpointColumns(checkpoint), leaseExpiresAt },
     });
     if (held.count !== 1) return null;
     if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
