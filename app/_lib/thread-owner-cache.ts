@@ -1,5 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import { getThreadOwnerById } from "@/lib/db/runs";
+import type { NoticeFilter } from "./open-version-stream";
 
 export interface ThreadOwnerCache {
   /** The id of the user who owns the thread, or null when there is no such thread. */
@@ -58,4 +59,9 @@ export function createThreadOwnerCache({
       return pending.get(threadId) ?? lookUp(threadId);
     },
   };
+}
+
+/** A stream's notice filter for a viewer who may see only their own threads. */
+export function ownThreadNotices(threadOwners: ThreadOwnerCache, userId: string): NoticeFilter {
+  return async ({ threadId }) => (await threadOwners.ownerOf(threadId)) === userId;
 }

@@ -1,5 +1,5 @@
 import { openVersionStream, type VersionStreamOptions } from "@/app/_lib/open-version-stream";
-import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
+import { ownThreadNotices, type ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getThreadsVersionByOwner } from "@/lib/db/threads-version";
@@ -20,7 +20,7 @@ export function openThreadsStream(
   return openVersionStream(
     {
       read: () => getThreadsVersionByOwner({ db, userId }),
-      isRelevant: async ({ threadId }) => (await threadOwners.ownerOf(threadId)) === userId,
+      isRelevant: ownThreadNotices(threadOwners, userId),
       signal,
     },
     { bus },

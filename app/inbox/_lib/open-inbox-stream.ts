@@ -1,5 +1,5 @@
 import { openVersionStream, type VersionStreamOptions } from "@/app/_lib/open-version-stream";
-import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
+import { ownThreadNotices, type ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
@@ -23,7 +23,7 @@ export function openInboxStream(
   return openVersionStream(
     {
       read,
-      isRelevant: async ({ threadId }) => (await threadOwners.ownerOf(threadId)) === viewer.id,
+      isRelevant: ownThreadNotices(threadOwners, viewer.id),
       signal,
     },
     { bus },
