@@ -7,27 +7,25 @@ import type { DbClient } from "@/lib/db/db-types";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
-import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { beginAuthorization } from "./begin-authorization";
 import { completeAuthorization } from "./complete-authorization";
 import { connectionTokenContext } from "./connection-tokens";
 import { completeDemoConsent } from "./testing/demo-consent-driver";
-import { startOAuthTestEnv, TEST_APP_URL } from "./testing/oauth-test-env";
+import { type OAuthTestEnv, TEST_APP_URL, withOAuthTestEnv } from "./testing/oauth-test-env";
 import { decryptToken } from "./token-crypto";
 
 // The whole server-side journey with the real engine and the offline demo model: a balance
 // question parks on a sign-in, the provider's consent answers it, and the run finishes.
 
-let env: Awaited<ReturnType<typeof startOAuthTestEnv>>;
-let store: TestDatabase;
+let env: OAuthTestEnv;
 let db: DbClient;
 let engine: Engine;
 const bus = createMemoryEventBus();
 
-beforeAll(async () => {
-  env = await startOAuthTestEnv();
-  store = await createTestDatabase("sqlite");
-  db = store.db;
+// Registered first, so its database and provider outlive the engine (after-hooks run in reverse).
+withOAuthTestEnv((ready) => ({ env, db } = ready));
+
+beforeAll(() => {
   engine = createEngine({
     db,
     bus,
@@ -44,8 +42,6 @@ afterAll(async () => {
   await engine?.idle();
   await engine?.stop();
   await bus.close();
-  await store?.drop();
-  await env?.server.close();
 });
 
 async function askForBalance(email: string) {
