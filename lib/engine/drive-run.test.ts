@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
-import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
-import { chatterWords, memoryLog } from "./testing/scripted-agent";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+import { readRunState } from "./testing/engine-fixture";
+import { useEngineSuite } from "./testing/engine-suite";
+import { chatterWords } from "./testing/scripted-agent";
+import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
+import type { TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (provider) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const suite = useEngineSuite(provider);
 
   it("ends failed with a safe message, a balanced transcript, and a free thread", async () => {
-    const people = await seedPeople(database.db);
-    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
-    const { runId } = await engine.startRun({
-      threadId: people.threadId,
-      userId: people.owner.id,
-      message: "explode now",
-    });
-    await engine.idle();
+    const { engine, threadId, runId } = await startRunOnFreshThread(suite, { message: "explode now" });
 
-    const state = await readRunState(database.db, runId);
+    const state = await readRunState(suite.database.db, runId);
     expect(state.run.status).toBe("failed");
     expect(state.run.error).toBe("The run stopped because of an internal error.");
     expect(JSON.stringify(state.events)).not.toContain("hunter2");
@@ -34,13 +23,9 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (prov
     expect(state.messages.at(-1)).toMatchObject({ role: "tool", name: "count", content: "counted" });
     expect(unbalancedReason(state.messages)).toBeUndefined();
 
-    const next = await engine.startRun({
-      threadId: people.threadId,
-      userId: people.owner.id,
-      message: "hello",
-    });
+    const next = await engine.startRun({ threadId, userId: suite.people.owner.id, message: "hello" });
     await engine.idle();
-    const after = await readRunState(database.db, next.runId);
+    const after = await readRunState(suite.database.db, next.runId);
     expect(after.run.status).toBe("done");
     expect(unbalancedReason(after.messages)).toBeUndefined();
     await engine.stop();
@@ -48,29 +33,15 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (prov
 });
 
 describe.each<TestProvider>(["sqlite", "postgres"])("a reused request id on %s", (provider) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const suite = useEngineSuite(provider);
 
   it("stops the run instead of applying an old answer to a new request", async () => {
-    const people = await seedPeople(database.db);
-    const log = memoryLog();
-    const engine = makeTestEngine({ db: database.db, log });
-    const { runId } = await engine.startRun({
-      threadId: people.threadId,
-      userId: people.owner.id,
-      message: "twice please",
-    });
-    await engine.idle();
-    const [first] = (await readRunState(database.db, runId)).requests;
-    await engine.answerRequest({ requestId: first!.id, answer: { ok: true }, actor: people.reviewer });
+    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "twice please" });
+    const [first] = (await readRunState(suite.database.db, runId)).requests;
+    await engine.answerRequest({ requestId: first!.id, answer: { ok: true }, actor: suite.people.reviewer });
     await engine.idle();
 
-    const state = await readRunState(database.db, runId);
+    const state = await readRunState(suite.database.db, runId);
     expect(state.run.status).toBe("failed");
     expect(state.run.error).toContain('"fixed-approval"');
     expect(state.requests).toHaveLength(1);
@@ -85,24 +56,14 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a reused request id on %s",
 });
 
 describe("streamed text", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase("sqlite");
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const suite = useEngineSuite("sqlite");
 
   it("is gathered into a few events that add up to exactly what the model said", async () => {
-    const people = await seedPeople(database.db);
-    const engine = makeTestEngine({ db: database.db, log: memoryLog(), textFlushMs: 1_000 });
-    const { runId } = await engine.startRun({
-      threadId: people.threadId,
-      userId: people.owner.id,
+    const { engine, runId } = await startRunOnFreshThread(suite, {
       message: "chatter away",
+      textFlushMs: 1_000,
     });
-    await engine.idle();
-    const state = await readRunState(database.db, runId);
+    const state = await readRunState(suite.database.db, runId);
     const texts = state.events
       .filter((e) => e.type === "text")
       .map((e) => (e.payload as { delta: string }).delta);
