@@ -109,8 +109,8 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     // state and the events before it in one transaction, so a write here would only slow it.
     if (isHalting(checkpoint)) return;
     const withMessages = checkpoint.messages.length > storedMessages;
-    const held = await writer.storeWith(async (bodies) => {
-      const events = await saveRunCheckpoint({
+    const held = await writer.storeWith((bodies) =>
+      saveRunCheckpoint({
         db,
         runId,
         threadId,
@@ -119,9 +119,8 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
         checkpoint,
         withMessages,
         bodies,
-      });
-      return { events: events ?? [], result: events !== null };
-    });
+      }),
+    );
     if (!held) {
       stop.abort();
       throw new LeaseLost();
@@ -195,8 +194,8 @@ async function park(
       audience: deps.policy.audienceFor(request.kind),
     });
   }
-  await writer.storeWith(async (bodies) => {
-    const events = await parkRun({
+  await writer.storeWith((bodies) =>
+    parkRun({
       db: deps.db,
       runId: segment.runId,
       threadId: segment.threadId,
@@ -206,15 +205,14 @@ async function park(
       suspensions,
       withMessages,
       bodies,
-    });
-    return { events: events ?? [], result: undefined };
-  });
+    }),
+  );
 }
 
 async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, result: RunResult) {
   const status = result.status === "done" ? "done" : "incomplete";
-  await writer.storeWith(async (bodies) => {
-    const events = await finishRun({
+  await writer.storeWith((bodies) =>
+    finishRun({
       db: deps.db,
       runId: segment.runId,
       threadId: segment.threadId,
@@ -224,7 +222,6 @@ async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, re
       usage: result.usage,
       turns: result.turns,
       bodies: [...bodies, { type: "run_finished", status, text: result.text }],
-    });
-    return { events: events ?? [], result: undefined };
-  });
+    }),
+  );
 }

@@ -49,8 +49,10 @@ describe("event writer on sqlite", () => {
     writer.text("check.");
     writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: { q: 1 } });
 
-    const handed = await writer.storeWith(async (bodies) => {
-      const events = await database.db.$transaction(
+    let handed: string[] = [];
+    await writer.storeWith(async (bodies) => {
+      handed = bodies.map((body) => body.type);
+      return database.db.$transaction(
         (tx) =>
           appendEvents({
             tx,
@@ -60,7 +62,6 @@ describe("event writer on sqlite", () => {
           }),
         engineTransaction,
       );
-      return { events, result: bodies.map((body) => body.type) };
     });
     expect(handed).toEqual(["text", "tool_call"]);
 

@@ -86,24 +86,25 @@ export function createEventWriter({
     /**
      * Runs `store` after the writes already under way, handing it the events not yet written:
      * it stores them in its own transaction, ahead of its own events, and returns every event
-     * it stored (published here, in log order). Bodies it drops (the run is no longer ours)
-     * are gone, as they would be for a plain write; if it throws, they are queued again.
+     * it stored (published here, in log order), or null when the run is no longer ours; then
+     * the bodies are gone, as they would be for a plain write. If it throws, they are queued
+     * again. Resolves to whether the run was still ours.
      */
-    storeWith<T>(store: (bodies: EventBody[]) => Promise<{ events: ThreadEvent[]; result: T }>): Promise<T> {
+    storeWith(store: (bodies: EventBody[]) => Promise<ThreadEvent[] | null>): Promise<boolean> {
       const bodies = takeQueued();
       const step = chain.then(async () => {
         if (failure) throw failure;
-        let stored: { events: ThreadEvent[]; result: T };
+        let events: ThreadEvent[] | null;
         try {
-          stored = await store(bodies);
+          events = await store(bodies);
         } catch (error) {
           // Rolled back: the events were not stored, and a later write still owes them.
           queued = [...bodies, ...queued];
           throw error;
         }
-        const { events, result } = stored;
+        if (events === null) return false;
         await publishAll(bus, events);
-        return result;
+        return true;
       });
       chain = step.then(
         () => {},
