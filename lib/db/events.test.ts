@@ -3,7 +3,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedPeople } from "@/lib/engine/testing/engine-fixture";
+import { createHeldRun, seedPeople } from "@/lib/engine/testing/engine-fixture";
 import {
   applyMigrations,
   createTestDatabase,
@@ -13,7 +13,6 @@ import {
 import { createDb } from "./client";
 import type { DbClient } from "./db-types";
 import { appendEvents, appendRunEvents, listEventsAfterSeq } from "./events";
-import { createRun } from "./runs";
 import { createTempDatabase } from "./temp-database";
 import { engineTransaction } from "./transaction-options";
 
@@ -151,18 +150,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the event log on %s", (prov
   });
 
   it("appends a run's events only while the run is held, and takes no seq otherwise", async () => {
-    const { owner, threadId } = await seedPeople(database.db);
-    const created = await createRun({
-      db: database.db,
-      threadId,
-      userId: owner.id,
-      model: "test",
-      content: "hello",
-      leaseOwner: "holder",
-      leaseExpiresAt: new Date(Date.now() + 60_000),
-    });
-    if (created.busy) throw new Error("the thread is busy");
-    const { runId } = created;
+    const { threadId, runId } = await createHeldRun(database.db, "holder");
     const before = await lastEventSeq(database.db, threadId);
     const bodies = [{ type: "text" as const, delta: "hi" }];
 

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
-import { createRun } from "@/lib/db/runs";
 import { engineTransaction } from "@/lib/db/transaction-options";
 import { createMemoryEventBus, type EventNotice } from "./event-bus";
 import { createEventWriter } from "./event-writer";
-import { seedPeople } from "./testing/engine-fixture";
+import { createHeldRun } from "./testing/engine-fixture";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 describe("event writer on sqlite", () => {
@@ -16,20 +15,7 @@ describe("event writer on sqlite", () => {
     await database?.drop();
   });
 
-  const runningRun = async () => {
-    const { owner, threadId } = await seedPeople(database.db);
-    const created = await createRun({
-      db: database.db,
-      threadId,
-      userId: owner.id,
-      model: "test",
-      content: "hello",
-      leaseOwner: "writer-test",
-      leaseExpiresAt: new Date(Date.now() + 60_000),
-    });
-    if (created.busy) throw new Error("the thread is busy");
-    return { threadId, runId: created.runId };
-  };
+  const runningRun = () => createHeldRun(database.db, "writer-test");
 
   it("hands gathered events to the next store, stores them ahead of its own, and publishes them in order", async () => {
     const { threadId, runId } = await runningRun();

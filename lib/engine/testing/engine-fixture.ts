@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "@/lib/db/db-types";
+import { createRun } from "@/lib/db/runs";
 import type { Actor } from "../answer-policy";
 import { createEngine } from "../create-engine";
 import type { Engine, EngineOptions } from "../engine-types";
@@ -65,4 +66,20 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error("expected a rejection");
+}
+
+/** A fresh thread with a run that has started and is held by `leaseOwner`, nobody driving it. */
+export async function createHeldRun(db: DbClient, leaseOwner: string) {
+  const { owner, threadId } = await seedPeople(db);
+  const created = await createRun({
+    db,
+    threadId,
+    userId: owner.id,
+    model: "test",
+    content: "hello",
+    leaseOwner,
+    leaseExpiresAt: new Date(Date.now() + 60_000),
+  });
+  if (created.busy) throw new Error("the thread is busy");
+  return { threadId, runId: created.runId };
 }
