@@ -11,6 +11,19 @@ import { memoryLog, type ToolExecution } from "./testing/scripted-agent";
 import { killEngineChildren, spawnEngineChild } from "./testing/spawn-child";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
+/** Cuts every event bus connection to the database, the way a server restart would. */
+async function dropBusConnections(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'toolnexus-events' AND pid <> pg_backend_pid()",
+    );
+  } finally {
+    await admin.end();
+  }
+}
+
 describe("two app processes on one PostgreSQL", () => {
   let database: TestDatabase;
   let dir: string;
@@ -128,12 +141,7 @@ describe("two app processes on one PostgreSQL", () => {
     await heardSoon((n) => n.seq === 1);
     await there.publish({ threadId: "thread-2", seq: 7 });
 
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    await admin.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'toolnexus-events'",
-    );
-    await admin.end();
+    await dropBusConnections(database.url);
     // After reconnecting, each bus asks its subscribers to re-read what they may have missed.
     await heardSoon((n) => n.seq === 0);
     await thereBack;
@@ -208,12 +216,7 @@ describe("two app processes on one PostgreSQL", () => {
     // Its own publications reach it too, without waiting for the echo it ignores.
     await here.publish({ threadId: "thread-c", seq: 1 });
 
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    await admin.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'toolnexus-events' AND pid <> pg_backend_pid()",
-    );
-    await admin.end();
+    await dropBusConnections(database.url);
     await heardSoon((n) => n.seq === 0);
 
     expect(heard).toEqual([
