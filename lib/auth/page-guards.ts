@@ -1,5 +1,6 @@
 import "server-only";
 import { forbidden, redirect } from "next/navigation";
+import { cache } from "react";
 import { auth } from "@/auth";
 import { isAppError } from "@/lib/errors";
 import { hasRole, type Role } from "./roles";
@@ -9,15 +10,18 @@ export function loginPathFor(returnTo: string): string {
   return `/login?callbackUrl=${encodeURIComponent(returnTo)}`;
 }
 
-/** The signed-in user of a page, or null. Never throws for a missing session. */
-export async function getPageUser(): Promise<SessionUser | null> {
+/**
+ * The signed-in user of a page, or null. Never throws for a missing session. Memoised per
+ * server render: the nav and the page both ask, and each session read costs a user-row read.
+ */
+export const getPageUser = cache(async (): Promise<SessionUser | null> => {
   try {
     return userFromSession(await auth());
   } catch (error) {
     if (isAppError(error, "unauthorized:session")) return null;
     throw error;
   }
-}
+});
 
 /**
  * For server components: a signed-out visitor is sent to the sign-in page and comes back to
