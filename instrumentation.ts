@@ -1,8 +1,13 @@
-// Runs once when a Next.js server process starts: bring the database up to the committed
-// migrations before the first request (the embedded SQLite file is created here on first run).
+// Runs once when a Next.js server process starts. Two things must not wait for a first request:
+// the database must be at the committed migrations (the embedded SQLite file is created here on
+// first run), and the engine must be running, because lease renewal, takeover of runs whose
+// process died and request expiry are its timers: a restarted or idle instance that started
+// them only on the first page it served left crashed runs stuck and past-due requests open.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { migrateDatabase } = await import("@/lib/db/migrate-database");
   const { applied } = await migrateDatabase();
   if (applied.length > 0) console.log(`Database migrated: ${applied.join(", ")}`);
+  const { getAppServices } = await import("@/app/_lib/app-services");
+  await getAppServices();
 }
