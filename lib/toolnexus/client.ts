@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createAiSdkDriver } from "./ai-sdk-driver";
 import { createClientFromDriver } from "./client-from-driver";
-import { createHttpDriver, type HttpDriverOptions } from "./http-driver";
-import { createInProcessDriver, type InProcessDriverOptions } from "./in-process-driver";
+import { createAiSdkDriver } from "./drivers/ai-sdk/ai-sdk-driver";
+import { createHttpDriver, type HttpDriverOptions } from "./drivers/http/http-driver";
+import { createInProcessDriver, type InProcessDriverOptions } from "./drivers/in-process/in-process-driver";
 import type { Client, LoopOptions, ModelDriver } from "./types";
 
 export { createClientFromDriver } from "./client-from-driver";

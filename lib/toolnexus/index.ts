@@ -1,4 +1,3 @@
-export { createAiSdkDriver } from "./ai-sdk-driver";
 export { canonicalJson, createCheckpoint, verifyCheckpoint } from "./checkpoint";
 export {
   type ClientOptions,
@@ -8,9 +7,8 @@ export {
   type InProcessClientOptions,
 } from "./client";
 export { defineTool, type ToolDefinition } from "./define-tool";
-export * from "./errors";
-export { defaultDecline } from "./execute-turn";
-export { createHttpDriver, type HttpDriverOptions, type WireStyle } from "./http-driver";
+export { createAiSdkDriver } from "./drivers/ai-sdk/ai-sdk-driver";
+export { createHttpDriver, type HttpDriverOptions, type WireStyle } from "./drivers/http/http-driver";
 export {
   createInProcessDriver,
   type InProcessDriverOptions,
@@ -18,7 +16,9 @@ export {
   type InProcessPart,
   type InProcessReply,
   type InProcessToolCall,
-} from "./in-process-driver";
+} from "./drivers/in-process/in-process-driver";
+export * from "./errors";
+export { defaultDecline } from "./execute-turn";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
 export { createQuestionTool, formatQuestions, type Question } from "./question-tool";
 export { DEFAULT_MAX_TURNS } from "./run-loop";

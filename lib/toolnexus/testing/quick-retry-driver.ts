@@ -1,4 +1,4 @@
-import { createHttpDriver, type HttpDriverOptions, type WireStyle } from "../http-driver";
+import { createHttpDriver, type HttpDriverOptions, type WireStyle } from "../drivers/http/http-driver";
 import type { ModelDriver } from "../types";
 import type { StubLlmServer } from "./stub-llm-server";
 

@@ -1,5 +1,5 @@
+import type { ModelInput, ModelStreamPart, ModelTurn } from "../../../types";
 import type { SseEvent } from "../sse";
-import type { ModelInput, ModelStreamPart, ModelTurn } from "../types";
 
 export interface WireRequestOptions {
   stream: boolean;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { thrownCode } from "../../../testing/thrown-code";
+import type { ModelStreamPart } from "../../../types";
 import { parseSse } from "../sse";
-import { thrownCode } from "../testing/thrown-code";
-import type { ModelStreamPart } from "../types";
 import { openAiWire } from "./openai";
 
 function sse(text: string) {

@@ -4,7 +4,7 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
-import type { Message, ModelInput, ToolSpec } from "./types";
+import type { Message, ModelInput, ToolSpec } from "../../types";
 
 type AssistantContent = Extract<LanguageModelV3Message, { role: "assistant" }>["content"];
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { drain } from "../../testing/drain";
+import { failure } from "../../testing/failure";
+import { quickRetryDriver } from "../../testing/quick-retry-driver";
+import { useStubLlmServer } from "../../testing/use-stub-llm-server";
+import type { ModelInput } from "../../types";
 import type { HttpDriverOptions, WireStyle } from "./http-driver";
-import { drain } from "./testing/drain";
-import { failure } from "./testing/failure";
-import { quickRetryDriver } from "./testing/quick-retry-driver";
-import { useStubLlmServer } from "./testing/use-stub-llm-server";
-import type { ModelInput } from "./types";
 
 const stub = useStubLlmServer({ clearRequestsBeforeEach: true });
 const input: ModelInput = { model: "m", messages: [{ role: "user", content: "hi" }], tools: [] };

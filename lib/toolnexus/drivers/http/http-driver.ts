@@ -1,7 +1,7 @@
-import { ToolnexusError } from "./errors";
+import { ToolnexusError } from "../../errors";
+import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn } from "../../types";
 import { fetchWithRetry, type OpenResponse } from "./fetch-with-retry";
 import { parseSse, SseLineTooLongError } from "./sse";
-import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn } from "./types";
 import { anthropicWire } from "./wire/anthropic";
 import { openAiWire } from "./wire/openai";
 import { excerptOf } from "./wire/wire-errors";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isToolnexusError, type ToolnexusError } from "./errors";
+import { isToolnexusError, type ToolnexusError } from "../../errors";
+import { createStubLlmServer, type StubHandler, type StubLlmServer, type StubReply } from "../../testing";
 import { backoffMs, type FetchWithRetryOptions, fetchWithRetry, retryAfterMs } from "./fetch-with-retry";
-import { createStubLlmServer, type StubHandler, type StubLlmServer, type StubReply } from "./testing";
 
 let server: StubLlmServer;
 let replies: StubReply[] = [];

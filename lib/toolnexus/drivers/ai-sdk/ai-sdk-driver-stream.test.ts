@@ -5,10 +5,10 @@ import {
 } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { isToolnexusError } from "../../errors";
+import { collectAll } from "../../testing/collect-all";
+import type { Message, ModelInput, ModelStreamPart } from "../../types";
 import { createAiSdkDriver } from "./ai-sdk-driver";
-import { isToolnexusError } from "./errors";
-import { collectAll } from "./testing/collect-all";
-import type { Message, ModelInput, ModelStreamPart } from "./types";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },

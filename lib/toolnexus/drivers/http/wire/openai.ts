@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ToolnexusError } from "../errors";
+import { ToolnexusError } from "../../../errors";
+import type { Message, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../../types";
 import type { SseEvent } from "../sse";
-import type { Message, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../types";
 import { toolArguments } from "./tool-arguments";
 import { excerptOf, parseWireShape } from "./wire-errors";
 import type { WireFormat, WireRequestOptions } from "./wire-format";

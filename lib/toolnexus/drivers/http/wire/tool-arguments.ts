@@ -1,4 +1,4 @@
-import type { ToolCall } from "../types";
+import type { ToolCall } from "../../../types";
 
 /**
  * The model's argument text as the loop wants it: a plain object, or `{}` plus the raw text

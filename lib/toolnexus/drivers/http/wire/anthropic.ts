@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ToolnexusError } from "../errors";
+import { ToolnexusError } from "../../../errors";
+import type { ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../../types";
 import type { SseEvent } from "../sse";
-import type { ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../types";
 import { isPlainObject, toolArguments } from "./tool-arguments";
 import { describeIssue, excerptOf, parseWireShape } from "./wire-errors";
 import type { WireFormat, WireRequestOptions } from "./wire-format";

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isToolnexusError } from "../../errors";
+import type { Message, ModelInput, ModelStreamPart } from "../../types";
 import { createAiSdkDriver } from "./ai-sdk-driver";
-import { isToolnexusError } from "./errors";
-import type { Message, ModelInput, ModelStreamPart } from "./types";
 
 // A real OpenAI-compatible provider against a real HTTP server: proves the driver's prompt survives
 // the provider's own serialisation, and that its errors come back typed.

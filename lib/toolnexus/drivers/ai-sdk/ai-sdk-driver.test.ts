@@ -1,8 +1,8 @@
 import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import type { Message, ModelInput, ToolSpec } from "../../types";
 import { createAiSdkDriver } from "./ai-sdk-driver";
-import type { Message, ModelInput, ToolSpec } from "./types";
 
 const usage = (input: number, output: number) => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },

@@ -4,7 +4,7 @@ import type {
   LanguageModelV3ToolCall,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import type { ModelTurn, ToolCall, Usage } from "./types";
+import type { ModelTurn, ToolCall, Usage } from "../../types";
 
 /** One finished `doGenerate` result as a provider-neutral assistant turn. */
 export function fromAiSdkResult(result: LanguageModelV3GenerateResult): ModelTurn {

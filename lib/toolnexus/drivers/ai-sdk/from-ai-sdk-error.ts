@@ -1,4 +1,4 @@
-import { ToolnexusError } from "./errors";
+import { ToolnexusError } from "../../errors";
 
 const BODY_EXCERPT_LENGTH = 500;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { thrownCode } from "../../testing/thrown-code";
 import { createHttpDriver, type WireStyle } from "./http-driver";
-import { thrownCode } from "./testing/thrown-code";
 
 describe("createHttpDriver configuration", () => {
   const base = { baseUrl: "http://127.0.0.1:9/v1", style: "openai" as const, model: "m", apiKey: "k" };

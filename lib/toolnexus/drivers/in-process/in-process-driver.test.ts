@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isToolnexusError } from "./errors";
+import { isToolnexusError } from "../../errors";
+import { collectAll } from "../../testing/collect-all";
+import type { Message, ModelInput } from "../../types";
 import { createInProcessDriver, type InProcessPart } from "./in-process-driver";
-import { collectAll } from "./testing/collect-all";
-import type { Message, ModelInput } from "./types";
 
 const ask = (messages: Message[] = [{ role: "user", content: "hi" }]): ModelInput => ({
   model: "demo",

@@ -1,5 +1,5 @@
-import { ToolnexusError } from "./errors";
-import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "./types";
+import { ToolnexusError } from "../../errors";
+import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../types";
 
 export interface InProcessToolCall {
   /** Generated as `call-<turn>-<i>` when absent (turn = assistant turns so far + 1, i from 1). */

@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { ToolnexusError } from "./errors";
+import { ToolnexusError } from "../../errors";
+import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../types";
 import { fromAiSdkError } from "./from-ai-sdk-error";
 import {
   fromAiSdkFinishReason,
@@ -9,7 +10,6 @@ import {
   parseToolInput,
 } from "./from-ai-sdk-result";
 import { toAiSdkCallOptions } from "./to-ai-sdk-call-options";
-import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "./types";
 
 /**
  * Lets any Vercel AI SDK language model (`LanguageModelV3`, e.g. from `@ai-sdk/openai-compatible`

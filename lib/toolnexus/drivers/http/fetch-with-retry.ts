@@ -1,4 +1,4 @@
-import { ToolnexusError } from "./errors";
+import { ToolnexusError } from "../../errors";
 
 export interface FetchWithRetryOptions {
   url: string;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { ToolnexusErrorCode } from "./errors";
+import type { ToolnexusErrorCode } from "../../errors";
+import { createStubLlmServer, type StubHandler } from "../../testing";
+import { drain } from "../../testing/drain";
+import { failure } from "../../testing/failure";
+import { quickRetryDriver } from "../../testing/quick-retry-driver";
+import { useStubLlmServer } from "../../testing/use-stub-llm-server";
+import type { ModelInput } from "../../types";
 import { createHttpDriver, type HttpDriverOptions, type WireStyle } from "./http-driver";
-import { createStubLlmServer, type StubHandler } from "./testing";
-import { drain } from "./testing/drain";
-import { failure } from "./testing/failure";
-import { quickRetryDriver } from "./testing/quick-retry-driver";
-import { useStubLlmServer } from "./testing/use-stub-llm-server";
-import type { ModelInput } from "./types";
 
 const stub = useStubLlmServer({ clearRequestsBeforeEach: true });
 const input: ModelInput = { model: "m", messages: [{ role: "user", content: "hi" }], tools: [] };

@@ -1,15 +1,15 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient } from "./client";
-import { defineTool } from "./define-tool";
-import { pending } from "./pending";
-import { unbalancedReason } from "./testing/balanced-transcript";
-import { collect, RUN_MODES } from "./testing/run-modes";
-import { createStubLlmServer, type StubLlmServer } from "./testing/stub-llm-server";
-import type { StubRequest } from "./testing/stub-reply";
-import { createToolkit } from "./toolkit";
-import type { Checkpoint, Client, Message, RunResult } from "./types";
+import { createClient } from "../../client";
+import { defineTool } from "../../define-tool";
+import { pending } from "../../pending";
+import { unbalancedReason } from "../../testing/balanced-transcript";
+import { collect, RUN_MODES } from "../../testing/run-modes";
+import { createStubLlmServer, type StubLlmServer } from "../../testing/stub-llm-server";
+import type { StubRequest } from "../../testing/stub-reply";
+import { createToolkit } from "../../toolkit";
+import type { Checkpoint, Client, Message, RunResult } from "../../types";
 
 // The whole loop driven by a real AI SDK provider (@ai-sdk/openai-compatible) over HTTP against
 // the local stub LLM server, JSON and SSE: what a user of createClient({ languageModel }) gets.

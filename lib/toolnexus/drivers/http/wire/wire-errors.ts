@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ToolnexusError, type ToolnexusErrorCode } from "../errors";
+import { ToolnexusError, type ToolnexusErrorCode } from "../../../errors";
 
 const EXCERPT_CHARS = 500;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { callDriver, weatherInput } from "../../testing/call-driver";
+import { useStubLlmServer } from "../../testing/use-stub-llm-server";
 import { createHttpDriver, type WireStyle } from "./http-driver";
-import { callDriver, weatherInput } from "./testing/call-driver";
-import { useStubLlmServer } from "./testing/use-stub-llm-server";
 
 const stub = useStubLlmServer();
 
