@@ -6,6 +6,7 @@ import { requireRole } from "@/lib/auth/require-role";
 import type { Role } from "@/lib/auth/roles";
 import { cancelRunAsAdmin } from "./_lib/cancel-run-as-admin";
 import { changeUserRole } from "./_lib/change-user-role";
+import { signOutUserEverywhere } from "./_lib/sign-out-user-everywhere";
 
 /** Sets another account's role; it applies on that user's next request. */
 export async function changeUserRoleAction(
@@ -22,5 +23,13 @@ export async function cancelRunAsAdminAction(input: unknown): Promise<ActionResu
   return toActionResult(async () => {
     const actor = await requireRole("admin");
     return cancelRunAsAdmin({ actor, input }, await getAppServices());
+  });
+}
+
+/** Ends every session of an account; each of its tokens is refused from the next request on. */
+export async function signOutUserEverywhereAction(input: unknown): Promise<ActionResult<{ userId: string }>> {
+  return toActionResult(async () => {
+    const actor = await requireRole("admin");
+    return signOutUserEverywhere({ actor, input }, await getAppServices());
   });
 }

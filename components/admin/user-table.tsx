@@ -15,6 +15,10 @@ export type SubmitRole = (input: {
   role: Role;
 }) => Promise<{ ok: true } | { ok: false; message: string }>;
 
+export type SubmitSignOut = (input: {
+  userId: string;
+}) => Promise<{ ok: true } | { ok: false; message: string }>;
+
 function labelOf(user: AdminUserItem): string {
   return user.name ?? user.email ?? user.id;
 }
@@ -84,14 +88,55 @@ function RoleCell({
   );
 }
 
+/** "Sign out everywhere": ends every session of the account, wherever it is signed in. */
+function SessionsCell({ user, submitSignOut }: { user: AdminUserItem; submitSignOut: SubmitSignOut }) {
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const signOut = async () => {
+    setBusy(true);
+    setNote(null);
+    const result = await submitSignOut({ userId: user.id }).catch(() => ({
+      ok: false as const,
+      message: "The sessions could not be ended. Please try again.",
+    }));
+    setBusy(false);
+    setNote(result.ok ? { ok: true, text: "Signed out everywhere." } : { ok: false, text: result.message });
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        aria-label={`Sign out ${labelOf(user)} everywhere`}
+        onClick={() => void signOut()}
+      >
+        Sign out everywhere
+      </button>
+      <span role="status" className="admin-cell-note">
+        {note?.ok && note.text}
+      </span>
+      {note && !note.ok && (
+        <span role="alert" className="admin-cell-note admin-cell-error">
+          {note.text}
+        </span>
+      )}
+    </>
+  );
+}
+
 export function UserTable({
   users,
   viewerId,
   submitRole,
+  submitSignOut,
 }: {
   users: AdminUserItem[];
   viewerId: string;
   submitRole: SubmitRole;
+  submitSignOut: SubmitSignOut;
 }) {
   if (users.length === 0) return <p className="muted">No users match this search.</p>;
   return (
@@ -104,6 +149,7 @@ export function UserTable({
             <th scope="col">Role</th>
             <th scope="col">Created</th>
             <th scope="col">Open requests</th>
+            <th scope="col">Sessions</th>
           </tr>
         </thead>
         <tbody>
@@ -121,6 +167,9 @@ export function UserTable({
                 <time dateTime={user.createdAt}>{formatUtc(user.createdAt)}</time>
               </td>
               <td className="admin-number">{user.openRequests}</td>
+              <td>
+                <SessionsCell user={user} submitSignOut={submitSignOut} />
+              </td>
             </tr>
           ))}
         </tbody>

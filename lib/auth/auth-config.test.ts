@@ -161,6 +161,64 @@ describe("a session follows the user row, not the token", () => {
   });
 });
 
+async function signOut(cookies: string): Promise<Response> {
+  const csrf = await nextAuth.handlers.GET(
+    new NextRequest(`${ORIGIN}/api/auth/csrf`, { headers: { cookie: cookies } }),
+  );
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  return nextAuth.handlers.POST(
+    new NextRequest(`${ORIGIN}/api/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(csrf, cookies) },
+      body: new URLSearchParams({ csrfToken, callbackUrl: `${ORIGIN}/login` }),
+    }),
+  );
+}
+
+describe("signing out revokes the session token", () => {
+  it("refuses the old cookie after sign-out, while a new sign-in works", async () => {
+    await upsertUserByEmail({
+      db,
+      email: "out@example.test",
+      name: "Out",
+      role: "user",
+      passwordHash: await hashPassword("pw-out-123"),
+    });
+    const { cookies } = await signIn("out@example.test", "pw-out-123");
+    expect((await requireUserFor(cookies)).status).toBe(200);
+
+    const response = await signOut(cookies);
+    expect(response.status).toBe(302);
+    // The browser's cookie is cleared, but a copy of it (the old header) must not work either.
+    expect(await requireUserFor(cookies)).toEqual({ status: 401, body: { code: "unauthorized:session" } });
+
+    const again = await signIn("out@example.test", "pw-out-123");
+    expect((await requireUserFor(again.cookies)).status).toBe(200);
+    expect(await requireUserFor(cookies)).toEqual({ status: 401, body: { code: "unauthorized:session" } });
+  });
+
+  it("ends every session of a user whose version is raised (sign out everywhere)", async () => {
+    await upsertUserByEmail({
+      db,
+      email: "many@example.test",
+      name: "Many",
+      role: "user",
+      passwordHash: await hashPassword("pw-many-123"),
+    });
+    const first = await signIn("many@example.test", "pw-many-123");
+    const second = await signIn("many@example.test", "pw-many-123");
+    expect((await requireUserFor(first.cookies)).status).toBe(200);
+    expect((await requireUserFor(second.cookies)).status).toBe(200);
+
+    await db.user.update({
+      where: { email: "many@example.test" },
+      data: { sessionVersion: { increment: 1 } },
+    });
+    expect((await requireUserFor(first.cookies)).status).toBe(401);
+    expect((await requireUserFor(second.cookies)).status).toBe(401);
+  });
+});
+
 describe("listOAuthProviders", () => {
   it("offers GitHub and OIDC only when fully configured", () => {
     expect(listOAuthProviders({ AUTH_GITHUB_ID: "id" })).toEqual([]);

@@ -4,6 +4,7 @@ import type { Provider } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import type { DbClient } from "@/lib/db/db-types";
+import { raiseSessionVersionByUserId } from "@/lib/db/session-versions";
 import { getUserById } from "@/lib/db/users";
 import { resolveAuthSecret } from "./auth-secret";
 import { isDemoMode, isGitHubConfigured, isOidcConfigured } from "./demo-mode";
@@ -82,20 +83,34 @@ export function createAuthConfig(options: {
     trustHost: true,
     ...(secret ? { secret } : {}),
     pages: { signIn: "/login", error: "/login" },
+    events: {
+      // Every sign-out path (the app's button, next-auth's own endpoint) ends up here. Raising
+      // the version revokes the token itself, not only the cookie in this browser: a copied
+      // cookie stops working too. It ends the account's other sessions as well (ADR 0017).
+      async signOut(message) {
+        const sub = "token" in message ? message.token?.sub : undefined;
+        if (sub) await raiseSessionVersionByUserId({ db: options.db(), userId: sub });
+      },
+    },
     callbacks: {
       async jwt({ token, user }) {
-        // `user` is only present on the sign-in request.
+        // `user` is only present on the sign-in request. The token remembers the account's
+        // session version from then on; signing out raises it, which ends this token.
         if (user) {
           if (user.id) token.sub = user.id;
-          token.role = parseRole((user as { role?: unknown }).role);
+          const stored = user.id ? await getUserById({ db: options.db(), userId: user.id }) : null;
+          if (!stored) return null;
+          token.role = stored.role;
+          token.sv = stored.sessionVersion;
           return token;
         }
         // Afterwards the token only says who signed in; the user row says what they may do now,
-        // so a demoted reviewer or a deleted account loses access on the next request rather
-        // than when the token expires. One primary-key read per request.
+        // so a demoted reviewer, a deleted account or a signed-out session loses access on the
+        // next request rather than when the token expires. One primary-key read per request.
         if (!token.sub) return null;
         const stored = await getUserById({ db: options.db(), userId: token.sub });
         if (!stored) return null;
+        if (stored.sessionVersion !== (typeof token.sv === "number" ? token.sv : 0)) return null;
         token.role = stored.role;
         return token;
       },

@@ -7,7 +7,8 @@ export type AuditAction =
   | "request.expired"
   | "request.cancelled"
   | "run.cancelled"
-  | "user.role_changed";
+  | "user.role_changed"
+  | "user.sessions_revoked";
 
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({

@@ -8,6 +8,8 @@ export interface StoredUser {
   name: string | null;
   role: Role;
   passwordHash: string | null;
+  /** Session tokens carrying an older value are refused (signed out everywhere). */
+  sessionVersion: number;
 }
 
 function toStoredUser(row: {
@@ -16,6 +18,7 @@ function toStoredUser(row: {
   name: string | null;
   role: string;
   passwordHash: string | null;
+  sessionVersion: number;
 }): StoredUser {
   return {
     id: row.id,
@@ -23,10 +26,18 @@ function toStoredUser(row: {
     name: row.name,
     role: parseRole(row.role),
     passwordHash: row.passwordHash,
+    sessionVersion: row.sessionVersion,
   };
 }
 
-const USER_FIELDS = { id: true, email: true, name: true, role: true, passwordHash: true } as const;
+const USER_FIELDS = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  passwordHash: true,
+  sessionVersion: true,
+} as const;
 
 /** Emails are stored lower-case, so sign-in is case-insensitive on both databases. */
 export function normaliseEmail(email: string): string {

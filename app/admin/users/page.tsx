@@ -34,8 +34,9 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
       </h1>
       <AdminTabs current="/admin/users" />
       <p className="muted">
-        A new role applies on that person's next page or action; they stay signed in. Nobody can change their
-        own role, and the last admin cannot be demoted ({admins === 1 ? "1 admin" : `${admins} admins`} now).
+        A new role applies on that person's next page or action; they stay signed in. Sign out everywhere ends
+        all of their sessions at once. Nobody can change their own role, and the last admin cannot be demoted
+        ({admins === 1 ? "1 admin" : `${admins} admins`} now).
       </p>
       <form method="get" action="/admin/users" className="admin-search" aria-label="Search users">
         <label>

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { parseInput } from "@/app/_lib/parse-input";
+import { ensureRole } from "@/lib/auth/ensure-role";
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { DbClient } from "@/lib/db/db-types";
+import { revokeUserSessionsById } from "@/lib/db/session-versions";
+import { AppError } from "@/lib/errors";
+
+export const signOutUserEverywhereInput = z.object({ userId: z.string().min(1).max(64) }).strict();
+
+/**
+ * An admin ends every session of an account (a lost laptop, a leaked cookie): each of that
+ * user's tokens is refused from their next request on. Their own account included, which simply
+ * signs the admin out too.
+ */
+export async function signOutUserEverywhere(
+  { actor, input }: { actor: SessionUser; input: unknown },
+  { db }: { db: DbClient },
+): Promise<{ userId: string }> {
+  ensureRole(actor, "admin");
+  const { userId } = parseInput(signOutUserEverywhereInput, input);
+  if (!(await revokeUserSessionsById({ db, userId, actorId: actor.id })))
+    throw new AppError("not_found:user");
+  return { userId };
+}
