@@ -7,6 +7,8 @@ import { auth, signIn, signOut } from "@/auth";
 import { listOAuthProviders } from "@/lib/auth/auth-config";
 import { isDemoMode } from "@/lib/auth/demo-mode";
 import { parseLoginForm, safeCallbackPath } from "@/lib/auth/login-input";
+import { describeRetryAfter } from "@/lib/auth/login-throttle";
+import { ThrottledSignIn } from "@/lib/auth/password-sign-in";
 import type { LoginState } from "./login-state";
 
 // Signing in is the one kind of action without a session check: it is how a session starts.
@@ -28,6 +30,9 @@ export async function signInWithPassword(_previous: LoginState, form: FormData):
     });
   } catch (error) {
     // Success leaves through a redirect, which Next implements as a throw: let it pass.
+    if (error instanceof ThrottledSignIn) {
+      return { status: "error", email, message: describeRetryAfter(error.retryAfterSeconds) };
+    }
     if (error instanceof AuthError) return { status: "error", email, message: "Wrong email or password." };
     throw error;
   }

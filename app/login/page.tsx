@@ -34,7 +34,14 @@ export default async function LoginPage({
   if (await getPageUser()) redirect(callbackUrl);
 
   const errorType = first(params.error);
-  const error = errorType ? (ERROR_MESSAGES[errorType] ?? "Sign-in failed. Please try again.") : undefined;
+  // A sign-in posted straight to next-auth's endpoint and refused by the throttle comes back as
+  // `?error=CredentialsSignin&code=throttled`; the form itself says exactly how long to wait.
+  const throttled = errorType === "CredentialsSignin" && first(params.code) === "throttled";
+  const error = throttled
+    ? "Too many sign-in attempts. Wait a few minutes, then try again."
+    : errorType
+      ? (ERROR_MESSAGES[errorType] ?? "Sign-in failed. Please try again.")
+      : undefined;
   const demo = isDemoMode();
   const providers = listOAuthProviders();
 

@@ -8,9 +8,8 @@ import { raiseSessionVersionByUserId } from "@/lib/db/session-versions";
 import { getUserById } from "@/lib/db/users";
 import { resolveAuthSecret } from "./auth-secret";
 import { isDemoMode, isGitHubConfigured, isOidcConfigured } from "./demo-mode";
-import { loginInputSchema } from "./login-input";
+import { authorizePassword } from "./password-sign-in";
 import { parseRole } from "./roles";
-import { verifyCredentials } from "./verify-credentials";
 
 type Env = Record<string, string | undefined>;
 
@@ -36,11 +35,7 @@ function buildProviders(env: Env, db: () => DbClient): Provider[] {
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        async authorize(raw) {
-          const parsed = loginInputSchema.safeParse(raw);
-          if (!parsed.success) return null;
-          return verifyCredentials({ db: db(), email: parsed.data.email, password: parsed.data.password });
-        },
+        authorize: (raw, request) => authorizePassword({ db: db(), raw, request }),
       }),
     );
   }
