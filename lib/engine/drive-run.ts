@@ -102,6 +102,11 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
 
   let savedDigest = start.kind === "resume" ? start.checkpoint.digest : "";
   const onCheckpoint = async (checkpoint: Checkpoint) => {
+    // The loop reports a safe point right after emitting the events that lead to it, while those
+    // events still wait in the stream for the loop below to forward them. The forwarding is
+    // synchronous, so one turn of the event loop hands them all to the writer, and they are
+    // stored with this checkpoint: a crash right after its commit can then lose none of them.
+    await new Promise((resolve) => setImmediate(resolve));
     lastCheckpoint = checkpoint;
     // The last call of a turn to settle and the halt that follows report the same state.
     if (checkpoint.digest === savedDigest) return;
