@@ -37,7 +37,7 @@ const message = z.discriminatedUnion("role", [
 const slotState = z.discriminatedUnion("status", [
   z.object({ status: z.literal("queued") }),
   z.object({ status: z.literal("done"), result: toolResult }),
-  z.object({ status: z.literal("suspended"), request }),
+  z.object({ status: z.literal("suspended"), request, resumeOnDecline: z.literal(true).optional() }),
 ]);
 const checkpointSchema = z.object({
   version: z.literal(1),

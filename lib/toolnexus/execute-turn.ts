@@ -8,12 +8,27 @@ export function defaultDecline(request: Request): string {
   return `declined/expired: ${request.prompt}`;
 }
 
+/** How many follow-up questions one call may ask in-process before the loop stops it. */
+export const MAX_FOLLOW_UPS = 8;
+
+/** Marks on a suspending ToolResult's metadata that the loop honours (see ADR 0017). */
+function marks(result: ToolResult): { continues?: unknown; resumeOnDecline: boolean } {
+  const metadata = result.metadata ?? {};
+  return { continues: metadata.continues, resumeOnDecline: metadata.resumeOnDecline === true };
+}
+
+function suspendedState(request: Request, result: ToolResult): ToolSlot["state"] {
+  return marks(result).resumeOnDecline
+    ? { status: "suspended", request, resumeOnDecline: true }
+    : { status: "suspended", request };
+}
+
 /** One execution of one call: hooks, the tool itself, metrics. Never throws for a tool's failure. */
 async function invoke(
   run: RunContext,
   call: ToolCall,
   attempt: number,
-  answer?: Answer,
+  answered?: { answer: Answer; request: Request },
 ): Promise<ToolResult> {
   if (call.invalidArgs !== undefined) {
     return {
@@ -24,7 +39,10 @@ async function invoke(
   if (!run.toolkit?.has(call.name)) return { output: `Unknown tool: ${call.name}`, isError: true };
 
   const ctx: Context = { idempotencyKey: `${run.state.runId}:${call.id}` };
-  if (answer) ctx.answer = answer;
+  if (answered) {
+    ctx.answer = answered.answer;
+    ctx.request = answered.request;
+  }
   if (run.signal) ctx.signal = run.signal;
   const { hooks } = run.options;
   const started = performance.now();
@@ -70,18 +88,32 @@ async function finish(run: RunContext, slot: ToolSlot, result: ToolResult, curso
 async function resolve(
   run: RunContext,
   slot: ToolSlot,
-  request: Request,
   answer: Answer | undefined,
   cursor: { emitted: number },
-) {
-  if (!answer?.ok) {
+  followUps = 0,
+): Promise<void> {
+  const { state } = slot;
+  if (state.status !== "suspended") return;
+  const { request } = state;
+  // A tool that asked to hear declines itself (an MCP elicitation tells its server) is retried
+  // with the negative answer; every other tool gets the host's decline text without running.
+  const retry = answer !== undefined && (answer.ok || state.resumeOnDecline === true);
+  if (!retry) {
     const output = (run.options.formatDecline ?? defaultDecline)(request, answer);
     return finish(run, slot, { output, isError: true }, cursor);
   }
-  const retried = await invoke(run, slot.call, 2, answer);
-  // One question per call: a tool that suspends again after its answer is not asked twice.
-  const result = pendingOf(retried) ? { output: `unresolved: ${request.prompt}`, isError: true } : retried;
-  return finish(run, slot, result, cursor);
+  const retried = await invoke(run, slot.call, 2 + followUps, { answer, request });
+  const next = pendingOf(retried);
+  if (!next) return finish(run, slot, retried, cursor);
+  // One question per call, unless the tool says this is the next question of the same call
+  // (it names the request just answered); even then the chain is bounded in-process.
+  if (marks(retried).continues !== request.id || next.id === request.id || followUps >= MAX_FOLLOW_UPS) {
+    return finish(run, slot, { output: `unresolved: ${request.prompt}`, isError: true }, cursor);
+  }
+  slot.state = suspendedState(next, retried);
+  run.emit({ type: "pending", request: next });
+  await reachSafePoint(run);
+  if (run.options.waitFor) return resolve(run, slot, await askHost(run, next), cursor, followUps + 1);
 }
 
 async function askHost(run: RunContext, request: Request): Promise<Answer> {
@@ -97,18 +129,17 @@ async function settle(
   const { state } = slot;
   if (state.status === "done") return;
   if (state.status === "suspended") {
-    if (answer) return resolve(run, slot, state.request, answer, cursor);
-    if (run.options.waitFor)
-      return resolve(run, slot, state.request, await askHost(run, state.request), cursor);
+    if (answer) return resolve(run, slot, answer, cursor);
+    if (run.options.waitFor) return resolve(run, slot, await askHost(run, state.request), cursor);
     return;
   }
   const result = await invoke(run, slot.call, 1);
   const request = pendingOf(result);
   if (!request) return finish(run, slot, result, cursor);
-  slot.state = { status: "suspended", request };
+  slot.state = suspendedState(request, result);
   run.emit({ type: "pending", request });
   await reachSafePoint(run);
-  if (run.options.waitFor) return resolve(run, slot, request, await askHost(run, request), cursor);
+  if (run.options.waitFor) return resolve(run, slot, await askHost(run, request), cursor);
 }
 
 /**

@@ -36,11 +36,22 @@ export interface Context {
 
 export type JsonSchema = Record<string, unknown>;
 
+/** MCP's tool annotations: hints about behaviour, kept on the tool for hosts (never trusted blindly). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 export interface Tool {
   name: string;
   description: string;
   inputSchema: JsonSchema;
+  /** `native`, `builtin`, or `mcp:<server>` for a tool of a connected MCP server. */
   source: string;
+  annotations?: ToolAnnotations;
   execute(args: Record<string, unknown>, ctx?: Context): Promise<ToolResult>;
 }
 
@@ -145,7 +156,7 @@ export interface ModelDriver {
 export type SlotState =
   | { status: "queued" }
   | { status: "done"; result: ToolResult }
-  | { status: "suspended"; request: Request };
+  | { status: "suspended"; request: Request; resumeOnDecline?: true };
 
 export interface ToolSlot {
   call: ToolCall;
