@@ -1,4 +1,4 @@
-import type { Context, JsonSchema, Tool, ToolResult } from "./types";
+import type { Context, JsonSchema, Tool, ToolAnnotations, ToolResult } from "./types";
 
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({
   type: "object",
@@ -10,6 +10,8 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
   name: string;
   description: string;
   inputSchema?: JsonSchema;
+  /** Behaviour hints hosts may use (for example to pick a default approval policy). */
+  annotations?: ToolAnnotations;
   run: (args: Args, ctx?: Context) => unknown;
 }
 
@@ -34,7 +36,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
   definition: ToolDefinition<Args>,
 ): Tool {
   const { name, description, run } = definition;
-  return {
+  const tool: Tool = {
     name,
     description,
     inputSchema: definition.inputSchema ?? { ...EMPTY_OBJECT_SCHEMA, properties: {} },
@@ -47,4 +49,6 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
       }
     },
   };
+  if (definition.annotations !== undefined) tool.annotations = { ...definition.annotations };
+  return tool;
 }

@@ -19,6 +19,21 @@ export {
 } from "./drivers/in-process/in-process-driver";
 export * from "./errors";
 export { defaultDecline } from "./execute-turn";
+export {
+  loadMcpConfig,
+  type McpConfigInput,
+  type McpConfigProblem,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpServerEntry,
+  type McpStdioServerConfig,
+  type ParsedMcpConfig,
+  parseMcpConfig,
+  parseMcpServer,
+} from "./mcp/config";
+export { type ElicitationMeta, elicitationAnswerProblem } from "./mcp/elicitation";
+export { connectMcpHub, createMcpHub, type McpHub, type McpServerStatus, mcpToolName } from "./mcp/hub";
+export type { McpHubOptions } from "./mcp/server";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
 export { createQuestionTool, formatQuestions, type Question } from "./question-tool";
 export { DEFAULT_MAX_TURNS } from "./run-loop";

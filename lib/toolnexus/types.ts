@@ -27,8 +27,13 @@ export interface ToolResult {
 }
 
 export interface Context {
-  /** Present only on the retry after a suspension was answered with `ok: true`. */
+  /**
+   * Present on the retry after a suspension was answered: always with `ok: true`, and with
+   * `ok: false` too for a suspension its tool marked `resumeOnDecline`.
+   */
   answer?: Answer;
+  /** The request `answer` answers (as the tool returned it), present whenever `answer` is. */
+  request?: Request;
   signal?: AbortSignal;
   /** Stable across retries and process restarts: `<runId>:<toolCallId>`. */
   idempotencyKey?: string;

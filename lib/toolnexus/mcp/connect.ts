@@ -1,0 +1,150 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerConfig } from "./config";
+
+export interface ConnectOptions {
+  clientName: string;
+  clientVersion: string;
+  timeoutMs: number;
+  /** Called for every `elicitation/create` the server sends; resolves with the user's reply. */
+  onElicit: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
+  onToolsChanged: (tools: McpTool[]) => void;
+  onClose: () => void;
+}
+
+export interface OpenConnection {
+  client: Client;
+  transport: "stdio" | "http" | "sse";
+  tools: McpTool[];
+  close(): Promise<void>;
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+function newClient(options: ConnectOptions): Client {
+  // Only what this client implements is advertised: elicitation in both modes. No sampling,
+  // no roots, so servers never send requests the host cannot answer.
+  const client = new Client(
+    { name: options.clientName, version: options.clientVersion },
+    {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      listChanged: {
+        tools: {
+          debounceMs: 20,
+          onChanged: (error, tools) => {
+            if (!error && tools) options.onToolsChanged(tools);
+          },
+        },
+      },
+    },
+  );
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    options.onElicit(request.params, extra.signal),
+  );
+  return client;
+}
+
+async function listAllTools(client: Client, timeoutMs: number): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function stdioTransport(config: Extract<McpServerConfig, { transport: "stdio" }>): Transport {
+  return new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    // The child gets the SDK's safe default environment (PATH, HOME, ...) plus what the
+    // config names; the host's own secrets are not inherited.
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd ? { cwd: config.cwd } : {}),
+    // A server's stderr may carry anything, secrets included: it never reaches our logs.
+    stderr: "ignore",
+  });
+}
+
+/** 4xx on the Streamable HTTP handshake is how an SSE-only (older) server answers. */
+function answersLikeSseServer(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "number" && code >= 400 && code < 500 && code !== 401 && code !== 403;
+}
+
+async function openTransport(
+  config: McpServerConfig,
+  options: ConnectOptions,
+): Promise<{ client: Client; transport: OpenConnection["transport"] }> {
+  if (config.transport === "stdio") {
+    const client = newClient(options);
+    await withTimeout(client.connect(stdioTransport(config)), options.timeoutMs, "The server");
+    return { client, transport: "stdio" };
+  }
+  const url = new URL(config.url);
+  const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
+  const client = newClient(options);
+  try {
+    await withTimeout(
+      client.connect(new StreamableHTTPClientTransport(url, { requestInit })),
+      options.timeoutMs,
+      "The server",
+    );
+    return { client, transport: "http" };
+  } catch (error) {
+    await client.close().catch(() => {});
+    if (!answersLikeSseServer(error)) throw error;
+  }
+  const sseClient = newClient(options);
+  await withTimeout(
+    sseClient.connect(new SSEClientTransport(url, { requestInit })),
+    options.timeoutMs,
+    "The server",
+  );
+  return { client: sseClient, transport: "sse" };
+}
+
+/** Connects to one server and lists its tools; throws when either fails. */
+export async function connectServer(
+  config: McpServerConfig,
+  options: ConnectOptions,
+): Promise<OpenConnection> {
+  const { client, transport } = await openTransport(config, options);
+  let closing = false;
+  client.onclose = () => {
+    if (!closing) options.onClose();
+  };
+  try {
+    const tools = await listAllTools(client, options.timeoutMs);
+    return {
+      client,
+      transport,
+      tools,
+      async close() {
+        closing = true;
+        await client.close().catch(() => {});
+      },
+    };
+  } catch (error) {
+    closing = true;
+    await client.close().catch(() => {});
+    throw error;
+  }
+}

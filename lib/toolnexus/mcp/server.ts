@@ -1,0 +1,169 @@
+import type { ElicitRequest, ElicitResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerConfig } from "./config";
+import { connectServer, type OpenConnection } from "./connect";
+import { askOf } from "./elicitation";
+import { LiveCall } from "./live-call";
+
+export type McpServerState = "connecting" | "connected" | "failed" | "disabled";
+
+export interface McpHubOptions {
+  /** Sent to servers in `initialize`; default "toolnexus". */
+  clientName?: string;
+  clientVersion?: string;
+  /** Connect, list and per-call inactivity timeout unless a server sets its own; default 60 s. */
+  timeoutMs?: number;
+  /** How long a call parked on an unanswered elicitation stays open in-process; default 15 min. */
+  parkTimeoutMs?: number;
+  /** Called when a server's state or tool list changes (connected, failed, list_changed). */
+  onChange?: () => void;
+}
+
+/**
+ * One configured server: its connection (opened again on demand after it failed), its tools,
+ * and the lane that lets one call at a time run on it so an elicitation can be attributed.
+ */
+export class McpServerConnection {
+  state: McpServerState;
+  error: string | undefined;
+  transport: OpenConnection["transport"] | undefined;
+  tools: McpTool[] = [];
+  private open: OpenConnection | undefined;
+  private connecting: Promise<void> | undefined;
+  private lane: Promise<void> = Promise.resolve();
+  /** The call holding the lane; MCP does not say which call an elicitation belongs to. */
+  private active: LiveCall | undefined;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly options: Required<Omit<McpHubOptions, "onChange">>,
+    private readonly onToolsChanged: () => void,
+  ) {
+    this.state = config.disabled ? "disabled" : "connecting";
+  }
+
+  get timeoutMs(): number {
+    return this.config.timeoutMs ?? this.options.timeoutMs;
+  }
+
+  /** Connects unless connected or disabled; never throws (a failure is the server's state). */
+  connect(): Promise<void> {
+    if (this.config.disabled || this.closed) return Promise.resolve();
+    if (this.state === "connected") return Promise.resolve();
+    this.connecting ??= this.doConnect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async doConnect(): Promise<void> {
+    this.state = "connecting";
+    try {
+      const open = await connectServer(this.config, {
+        clientName: this.options.clientName,
+        clientVersion: this.options.clientVersion,
+        timeoutMs: this.timeoutMs,
+        onElicit: (params, signal) => this.routeElicitation(params, signal),
+        onToolsChanged: (tools) => {
+          this.tools = tools;
+          this.onToolsChanged();
+        },
+        onClose: () => this.lost(open),
+      });
+      if (this.closed) {
+        await open.close();
+        return;
+      }
+      this.open = open;
+      this.transport = open.transport;
+      this.tools = open.tools;
+      this.state = "connected";
+      this.error = undefined;
+    } catch (error) {
+      this.state = "failed";
+      this.error = describeFailure(error);
+    }
+    this.onToolsChanged();
+  }
+
+  private lost(open: OpenConnection | undefined): void {
+    if (open !== undefined && this.open !== open) return;
+    this.open = undefined;
+    if (this.closed) return;
+    this.state = "failed";
+    this.error = "The connection to the server closed";
+    this.onToolsChanged();
+  }
+
+  private routeElicitation(params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult> {
+    const call = this.active;
+    if (!call || call.ended) {
+      return Promise.reject(new Error("No tool call of this client is waiting for an elicitation"));
+    }
+    return call.elicit(askOf(params), signal);
+  }
+
+  /**
+   * Waits for the lane; resolves with a release function. Calls parked on a person give the
+   * lane back, so a long wait for an answer never blocks other calls.
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const before = this.lane;
+    this.lane = before.then(() => mine);
+    if (signal) {
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+      await Promise.race([before, aborted]).catch((error) => {
+        before.then(release);
+        throw error;
+      });
+    } else {
+      await before;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active = undefined;
+      release();
+    };
+  }
+
+  /** Starts a call on the open connection; the caller holds the lane. */
+  async start(tool: string, args: Record<string, unknown>): Promise<LiveCall> {
+    await this.connect();
+    if (!this.open) throw new Error(this.error ?? "The server is not connected");
+    const call = new LiveCall(this.open.client, tool, args, this.timeoutMs);
+    this.active = call;
+    return call;
+  }
+
+  /** Gives the lane-holding role back to a parked call that is about to get its answer. */
+  resumeActive(call: LiveCall): void {
+    this.active = call;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const open = this.open;
+    this.open = undefined;
+    await this.connecting?.catch(() => {});
+    await (open ?? this.open)?.close();
+  }
+}
+
+function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Connection errors can quote a URL with credentials in it; keep only a line of text.
+  return message
+    .replace(/\/\/[^/@\s]+@/g, "//")
+    .split("\n")[0]!
+    .slice(0, 300);
+}
