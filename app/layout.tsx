@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { AppNav } from "@/components/app-nav";
+import { AppHeader } from "./app-header";
 import "./globals.css";
 import "./styles/nav.css";
 import "./styles/forms.css";
@@ -19,7 +19,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        <AppNav />
+        <AppHeader />
         <main id="main" className="app-main">
           {children}
         </main>

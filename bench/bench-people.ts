@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "@/lib/db/db-types";
-import type { Actor } from "@/lib/engine/answer-policy";
+import type { Actor } from "@/lib/domain/roles";
 
 /** A thread owner, a reviewer who answers approvals, and `threads` fresh threads of the owner. */
 export async function seedBenchPeople({

@@ -2,7 +2,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "@/lib/auth/demo-accounts";
 import { hashPassword } from "@/lib/auth/verify-credentials";
 import type { DbClient } from "@/lib/db/db-types";
 import { upsertUserByEmail } from "@/lib/db/users";
-import type { Actor } from "@/lib/engine/answer-policy";
+import type { Actor } from "@/lib/domain/roles";
 
 const REQUESTS_PER_RUN = 10;
 const EXTRA_OWNERS = 46;

@@ -4,7 +4,7 @@ import { INBOX_PAGE_SIZE } from "@/app/inbox/_lib/inbox-filters";
 import { sqliteFileOf } from "@/lib/db/database-url";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { listDueRequests } from "@/lib/db/requests";
-import type { Actor } from "@/lib/engine/answer-policy";
+import type { Actor } from "@/lib/domain/roles";
 import { type BenchProvider, openBenchDatabase } from "./bench-database";
 import type { ResultRow } from "./bench-section";
 import { childIo } from "./db-child";

@@ -1,6 +1,6 @@
-import type { Actor } from "@/lib/engine/answer-policy";
+import type { ThreadEvent } from "@/lib/domain/events";
+import type { Actor } from "@/lib/domain/roles";
 import type { Engine } from "@/lib/engine/engine-types";
-import type { ThreadEvent } from "@/lib/engine/event-types";
 import type { ToolMarks } from "./bench-agent";
 
 /** `performance.now()` readings of one start → park → answer → finish cycle. */

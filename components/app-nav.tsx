@@ -1,13 +1,25 @@
 import Link from "next/link";
-import { signOutAction } from "@/app/login/actions";
-import { getPageUser } from "@/lib/auth/page-guards";
-import { hasRole } from "@/lib/auth/roles";
-import { ModelBadge } from "./model-badge";
+import { hasRole, type Role } from "@/lib/domain/roles";
+import { ModelBadge, type ModelLabel } from "./model-badge";
 import { NavLinks } from "./nav-links";
 import { RoleBadge } from "./role-badge";
 
-export async function AppNav() {
-  const user = await getPageUser();
+export interface NavUser {
+  name: string | null;
+  email: string | null;
+  role: Role;
+}
+
+/** The header of every page. The page shell passes in who is signed in and how to sign out. */
+export function AppNav({
+  user,
+  model,
+  signOutAction,
+}: {
+  user: NavUser | null;
+  model: ModelLabel;
+  signOutAction: () => Promise<void>;
+}) {
   return (
     <header className="app-header">
       <nav className="app-nav" aria-label="Main">
@@ -16,7 +28,7 @@ export async function AppNav() {
         </Link>
         {user && <NavLinks admin={hasRole(user.role, "admin")} />}
         <div className="app-account">
-          <ModelBadge />
+          <ModelBadge model={model} />
           {user ? (
             <>
               <span data-testid="signed-in-user">

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
-import type { Role } from "@/lib/auth/roles";
 import { hashPassword } from "@/lib/auth/verify-credentials";
 import type { Db } from "@/lib/db/client";
 import { upsertUserByEmail } from "@/lib/db/users";
+import type { Role } from "@/lib/domain/roles";
 import { AppShell } from "./pages/app-shell";
 import { LoginPage } from "./pages/login-page";
 

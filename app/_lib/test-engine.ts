@@ -6,10 +6,10 @@ import { getAgentClient } from "@/lib/agent/get-agent-client";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { createThread } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
-import { createTestDatabase } from "@/lib/engine/testing/test-database";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createThread } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
-import { createTestDatabase } from "@/lib/engine/testing/test-database";
+import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { createThreadOwnerCache } from "./thread-owner-cache";
 
 let db: Db;

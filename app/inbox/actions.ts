@@ -2,8 +2,8 @@
 
 import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { getAppServices } from "@/app/_lib/app-services";
-import type { BulkOutcome } from "@/components/inbox/inbox-item";
 import { requireRole } from "@/lib/auth/require-role";
+import type { BulkOutcome } from "@/lib/domain/inbox";
 import { answerMany } from "./_lib/answer-many";
 
 /** A reviewer's approve/decline of several approvals at once; each reports its own outcome. */

@@ -3,11 +3,11 @@
 import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
 import { z } from "zod";
-import { auth, signIn, signOut } from "@/auth";
 import { listOAuthProviders } from "@/lib/auth/auth-config";
 import { isDemoMode } from "@/lib/auth/demo-mode";
 import { parseLoginForm, safeCallbackPath } from "@/lib/auth/login-input";
 import { describeRetryAfter } from "@/lib/auth/login-throttle";
+import { auth, signIn, signOut } from "@/lib/auth/next-auth";
 import { ThrottledSignIn } from "@/lib/auth/password-sign-in";
 import type { LoginState } from "./login-state";
 

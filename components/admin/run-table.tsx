@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { ActiveRunRow } from "@/lib/db/active-runs-page";
+import type { ActiveRunRow } from "@/lib/domain/admin-rows";
 import { formatUtc } from "./format-utc";
 
 /** One row of the runs table: the active run as the page reads it, minus the owner's id. */

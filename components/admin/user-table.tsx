@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ROLES, type Role } from "@/lib/auth/roles";
-import type { UserListRow } from "@/lib/db/users-page";
+import type { UserListRow } from "@/lib/domain/admin-rows";
+import { ROLES, type Role } from "@/lib/domain/roles";
 import { RoleBadge } from "../role-badge";
 import { formatUtc } from "./format-utc";
 

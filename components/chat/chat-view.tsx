@@ -2,7 +2,7 @@
 
 import { useCallback, useId, useState } from "react";
 import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { ConnectionNoticeView } from "./connection-notice-view";
 import { isLiveRun, lastRun } from "./last-run";
 import { MessageList } from "./message-list";

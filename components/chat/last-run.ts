@@ -1,5 +1,5 @@
-import type { RunState } from "@/lib/engine/event-types";
-import type { ChatMessage, RunCardData } from "./chat-message";
+import type { ChatMessage, RunCardData } from "@/lib/domain/chat-message";
+import type { RunState } from "@/lib/domain/events";
 
 /** The run behind the conversation's last reply, if the last message is a reply with a run. */
 export function lastRun(messages: ChatMessage[]): RunCardData | undefined {

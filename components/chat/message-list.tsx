@@ -1,7 +1,7 @@
 "use client";
 
 import type { SubmitAnswer } from "@/components/request-form/request-view";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { PendingCard } from "./pending-card";
 import { RunStatusLine } from "./run-status-line";
 import { ToolCallCard } from "./tool-call-card";

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { RequestForm } from "@/components/request-form/request-form";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
-import type { RequestCardData } from "./chat-message";
+import type { RequestCardData } from "@/lib/domain/chat-message";
 import { ExpiryCountdown } from "./expiry-countdown";
 import { requestCardView } from "./request-card-view";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RequestCardData } from "./chat-message";
+import type { RequestCardData } from "@/lib/domain/chat-message";
 import { requestCardView } from "./request-card-view";
 
 const card: RequestCardData = {

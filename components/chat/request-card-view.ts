@@ -1,5 +1,5 @@
-import type { RequestView } from "@/components/request-form/request-view";
-import type { RequestCardData } from "./chat-message";
+import type { RequestCardData } from "@/lib/domain/chat-message";
+import type { RequestView } from "@/lib/domain/request-view";
 
 /** Adapts a chat card to the shared form's view; the chat knows answerers only by id. */
 export function requestCardView(card: RequestCardData, viewerId: string): RequestView {

@@ -1,4 +1,4 @@
-import type { RunCardData } from "./chat-message";
+import type { RunCardData } from "@/lib/domain/chat-message";
 
 /** One line under an assistant message saying where its run stands, when that is not obvious. */
 export function RunStatusLine({ run }: { run: RunCardData }) {

@@ -1,5 +1,5 @@
 import { type ChatRequestOptions, DefaultChatTransport, type UIMessageChunk } from "ai";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { StreamResponseError } from "./stream-response-error";
 
 export type StartRun = (input: {

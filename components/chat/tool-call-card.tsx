@@ -1,4 +1,4 @@
-import type { ToolCardData } from "./chat-message";
+import type { ToolCardData } from "@/lib/domain/chat-message";
 
 const stateLabel: Record<ToolCardData["state"], string> = {
   running: "running",

@@ -2,7 +2,7 @@
 
 import { Chat, type UseChatHelpers, useChat } from "@ai-sdk/react";
 import { useEffect, useState } from "react";
-import type { ChatMessage } from "./chat-message";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { isLiveRun, lastRun } from "./last-run";
 import {
   type ConnectionNotice,

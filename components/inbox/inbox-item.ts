@@ -1,4 +1,4 @@
-import type { InboxRow } from "@/lib/db/inbox-requests";
+import type { BulkDecision, BulkOutcome, InboxRow } from "@/lib/domain/inbox";
 
 /** One row of the inbox, as the page hands it to the list: the stored row minus what stays on the server. */
 export type InboxItem = Pick<
@@ -9,10 +9,6 @@ export type InboxItem = Pick<
   /** Who the request belongs to, for reviewers looking at other people's requests. */
   ownerName?: string;
 };
-
-export type BulkDecision = { decision: "approve" } | { decision: "decline"; reason?: string };
-
-export type BulkOutcome = { id: string; ok: true } | { id: string; ok: false; message: string };
 
 export type SubmitBulk = (input: {
   requestIds: string[];

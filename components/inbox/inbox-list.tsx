@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
-import type { BulkOutcome, InboxItem, SubmitBulk } from "./inbox-item";
+import type { BulkOutcome } from "@/lib/domain/inbox";
+import type { InboxItem, SubmitBulk } from "./inbox-item";
 
 interface InboxListProps {
   items: InboxItem[];

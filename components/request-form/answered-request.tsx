@@ -1,4 +1,4 @@
-import type { AnswerRecord, RequestView } from "./request-view";
+import type { AnswerRecord, RequestView } from "@/lib/domain/request-view";
 
 type ClosedStatus = Exclude<RequestView["status"], "open">;
 

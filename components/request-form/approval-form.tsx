@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { readApprovalEdit } from "./approval-edit";
+import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { SubmitAnswer } from "./request-view";
 import { SchemaAnswerForm } from "./schema-answer-form";
 import { SubmitStatus } from "./submit-status";

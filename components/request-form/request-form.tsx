@@ -1,5 +1,6 @@
 "use client";
 
+import type { RequestView } from "@/lib/domain/request-view";
 import { AnsweredRequest } from "./answered-request";
 import { ApprovalForm } from "./approval-form";
 import { AuthorizationNotice } from "./authorization-notice";
@@ -7,7 +8,7 @@ import { followableUrl } from "./followable-url";
 import { JsonAnswerForm } from "./json-answer-form";
 import { readQuestions } from "./question-answer";
 import { QuestionForm } from "./question-form";
-import type { RequestView, SubmitAnswer } from "./request-view";
+import type { SubmitAnswer } from "./request-view";
 import { SchemaRequestForm } from "./schema-request-form";
 
 interface RequestFormProps {

@@ -1,40 +1,5 @@
-import type { Audience } from "@/lib/engine/event-types";
 import type { FieldIssue } from "@/lib/errors";
-import type { Answer, Request } from "@/lib/toolnexus/types";
-
-export type { Audience };
-
-export interface AnswerRecord {
-  ok: boolean;
-  data?: Record<string, unknown>;
-  reason?: Answer["reason"];
-  /** Display name of whoever answered; absent when the system did (expiry, cancellation). */
-  answeredBy?: string;
-  answeredAt: string;
-}
-
-/**
- * What the UI needs to render one parked request. Pages build it from the database row so
- * the components stay independent of the storage layer.
- */
-export type RequestView =
-  | {
-      status: "open";
-      request: Request;
-      audience: Audience;
-      toolName: string;
-      args: Record<string, unknown>;
-      createdAt: string;
-    }
-  | {
-      status: "answered" | "expired" | "cancelled";
-      request: Request;
-      audience: Audience;
-      toolName: string;
-      args: Record<string, unknown>;
-      createdAt: string;
-      answer: AnswerRecord;
-    };
+import type { Answer } from "@/lib/toolnexus/types";
 
 /** The part of an Answer a form produces; the request id is added by whoever submits. */
 export type AnswerDraft = Omit<Answer, "id">;

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import type { Role } from "@/lib/domain/roles";
 
 /** `/admin/users` and `/admin/runs`: the accounts with their roles, and the runs still going. */
 export class AdminPage {
@@ -53,7 +54,7 @@ export class AdminPage {
   }
 
   /** Picks a role in the user's row and saves it; resolves once the page confirms it. */
-  async changeRole(email: string, role: "user" | "reviewer" | "admin"): Promise<void> {
+  async changeRole(email: string, role: Role): Promise<void> {
     const row = this.userRow(email);
     await this.roleSelect(email).selectOption(role);
     await row.getByRole("button", { name: "Save", exact: true }).click();

@@ -6,10 +6,10 @@ import GitHub from "next-auth/providers/github";
 import type { DbClient } from "@/lib/db/db-types";
 import { raiseSessionVersionByUserId } from "@/lib/db/session-versions";
 import { getUserById } from "@/lib/db/users";
+import { parseRole } from "@/lib/domain/roles";
 import { resolveAuthSecret } from "./auth-secret";
 import { isDemoMode, isGitHubConfigured, isOidcConfigured } from "./demo-mode";
 import { authorizePassword } from "./password-sign-in";
-import { parseRole } from "./roles";
 
 type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,4 @@
-import type { Role } from "./roles";
+import type { Role } from "@/lib/domain/roles";
 
 /** Shown on the sign-in page in demo mode only; these accounts exist for trying the app. */
 export const DEMO_PASSWORD = "toolnexus-demo";

@@ -1,5 +1,5 @@
+import { hasRole, type Role } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
-import { hasRole, type Role } from "./roles";
 import type { SessionUser } from "./session-user";
 
 /** Throws `forbidden:role` unless the user holds `role` or a higher one. */

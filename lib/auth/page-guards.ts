@@ -1,9 +1,9 @@
 import "server-only";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
-import { auth } from "@/auth";
+import { hasRole, type Role } from "@/lib/domain/roles";
 import { isAppError } from "@/lib/errors";
-import { hasRole, type Role } from "./roles";
+import { auth } from "./next-auth";
 import { type SessionUser, userFromSession } from "./session-user";
 
 export function loginPathFor(returnTo: string): string {

@@ -1,7 +1,7 @@
 import "server-only";
+import type { Role } from "@/lib/domain/roles";
 import { ensureRole } from "./ensure-role";
 import { requireUser } from "./require-user";
-import type { Role } from "./roles";
 import type { SessionUser } from "./session-user";
 
 /** For actions and route handlers: 401 when signed out, `forbidden:role` (403) below `role`. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { auth } from "@/auth";
+import { auth } from "./next-auth";
 import { type SessionUser, userFromSession } from "./session-user";
 
 /** For actions and route handlers: the signed-in user, or an `unauthorized:session` AppError (401). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { ROLES, type Role } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
-import { type Role, roleSchema } from "./roles";
 
 /** The signed-in person as every page, action and route sees them. */
 export interface SessionUser {
@@ -15,7 +15,7 @@ const sessionSchema = z.object({
     id: z.string().min(1),
     email: z.string().nullish(),
     name: z.string().nullish(),
-    role: roleSchema,
+    role: z.enum(ROLES),
   }),
 });
 

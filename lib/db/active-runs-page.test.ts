@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import { listActiveRunsPage } from "./active-runs-page";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 const MINUTE = 60_000;
 const START = Date.UTC(2030, 0, 1);

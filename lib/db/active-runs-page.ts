@@ -1,15 +1,6 @@
 import "server-only";
+import type { ActiveRunRow } from "@/lib/domain/admin-rows";
 import type { DbClient } from "./db-types";
-
-export interface ActiveRunRow {
-  id: string;
-  threadTitle: string;
-  ownerId: string;
-  ownerName: string | null;
-  status: "running" | "pending";
-  startedAt: string;
-  openRequests: number;
-}
 
 const ACTIVE = ["running", "pending"];
 

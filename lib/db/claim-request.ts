@@ -1,5 +1,5 @@
 import "server-only";
-import type { ThreadEvent } from "@/lib/engine/event-types";
+import type { ThreadEvent } from "@/lib/domain/events";
 import type { Answer } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@/lib/engine/testing/test-database";
 import { getDbProvider } from "./db-provider";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 const databases: TestDatabase[] = [];
 beforeAll(async () => {

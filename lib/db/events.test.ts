@@ -3,17 +3,17 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHeldRun, seedPeople } from "@/lib/engine/testing/engine-fixture";
+import { createDb } from "./client";
+import type { DbClient } from "./db-types";
+import { appendEvents, appendRunEvents, listEventsAfterSeq } from "./events";
+import { createTempDatabase } from "./temp-database";
+import { createHeldRun, seedPeople } from "./testing/seed-people";
 import {
   applyMigrations,
   createTestDatabase,
   type TestDatabase,
   type TestProvider,
-} from "@/lib/engine/testing/test-database";
-import { createDb } from "./client";
-import type { DbClient } from "./db-types";
-import { appendEvents, appendRunEvents, listEventsAfterSeq } from "./events";
-import { createTempDatabase } from "./temp-database";
+} from "./testing/test-database";
 import { engineTransaction } from "./transaction-options";
 
 const counterMigration = "20261130011140_thread_last_event_seq";

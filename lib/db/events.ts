@@ -1,5 +1,5 @@
 import "server-only";
-import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
+import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
 import { engineTransaction } from "./transaction-options";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import type { Db } from "./client";
 import { type InboxQuery, listInboxRequests } from "./inbox-requests";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createTestDatabase, type TestProvider } from "./testing/test-database";
 
 // A reviewer's page is merged from two queries (the reviewers' requests and the viewer's own
 // other ones). These rows interleave the two halves in time, tie on creation and expiry

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import type { Db } from "./client";
 import { type InboxQuery, listInboxRequests } from "./inbox-requests";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createTestDatabase, type TestProvider } from "./testing/test-database";
 
 let db: Db;
 let cleanup: () => Promise<void>;

@@ -1,9 +1,11 @@
-import type { Audience, RequestState } from "@/lib/engine/event-types";
+import type { Audience, RequestState } from "@/lib/domain/events";
+import type { InboxRow } from "@/lib/domain/inbox";
+import type { Actor } from "@/lib/domain/roles";
 import { containsIgnoringCase } from "./contains-ignoring-case";
 import type { DbClient } from "./db-types";
 
 export interface InboxQuery {
-  viewer: { id: string; role: "user" | "reviewer" | "admin" };
+  viewer: Actor;
   kind?: string;
   status: RequestState;
   /** Case-insensitive on both databases (PostgreSQL also folds non-ASCII letters; SQLite only ASCII). */
@@ -11,19 +13,6 @@ export interface InboxQuery {
   sort: "newest" | "oldest" | "expiry";
   page: number;
   pageSize: number;
-}
-
-export interface InboxRow {
-  id: string;
-  kind: string;
-  prompt: string;
-  toolName: string;
-  audience: Audience;
-  status: RequestState;
-  createdAt: string;
-  expiresAt: string | null;
-  ownerId: string;
-  ownerName: string | null;
 }
 
 // id breaks ties so that every sort is a total order: the reviewer's page is merged from two

@@ -1,4 +1,4 @@
-import type { RequestState } from "@/lib/engine/event-types";
+import type { RequestState } from "@/lib/domain/events";
 import type { DbClient } from "./db-types";
 import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Audience, EventBody, ThreadEvent } from "@/lib/engine/event-types";
+import type { Audience, EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";

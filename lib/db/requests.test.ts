@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import { claimRequest } from "./claim-request";
 import { getBareRequestById, getRequestById } from "./requests";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("reading one request on %s", (provider) => {
   let database: TestDatabase;

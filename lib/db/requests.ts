@@ -1,5 +1,5 @@
 import "server-only";
-import type { Audience, ParkedRequestView, RequestState } from "@/lib/engine/event-types";
+import type { Audience, ParkedRequestView, RequestState } from "@/lib/domain/events";
 import type { DeclineReason, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 

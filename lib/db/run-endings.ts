@@ -1,5 +1,5 @@
 import "server-only";
-import type { EventBody, ThreadEvent } from "@/lib/engine/event-types";
+import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import { cancelOpenRequestsByRun } from "./claim-request";

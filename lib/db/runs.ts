@@ -1,5 +1,5 @@
 import "server-only";
-import type { EventBody, RunState, ThreadEvent } from "@/lib/engine/event-types";
+import type { EventBody, RunState, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import type { Db } from "./client";
+import { createTestDatabase, type TestProvider } from "./testing/test-database";
 import { listThreadsWithStatusByOwner } from "./threads-with-status";
 
 let db: Db;

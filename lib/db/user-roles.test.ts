@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Role } from "@/lib/auth/roles";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
+import type { Role } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 import { countAdmins, updateUserRoleById } from "./user-roles";
 
 const root = path.resolve(import.meta.dirname, "../..");

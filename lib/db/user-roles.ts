@@ -1,5 +1,5 @@
 import "server-only";
-import { parseRole, type Role } from "@/lib/auth/roles";
+import { parseRole, type Role } from "@/lib/domain/roles";
 import { recordAuditEntry } from "./audit";
 import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";

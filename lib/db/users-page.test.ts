@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 import { listUsersPage } from "./users-page";
 
 const DAY = 24 * 60 * 60_000;

@@ -1,17 +1,8 @@
 import "server-only";
-import { parseRole, type Role } from "@/lib/auth/roles";
+import type { UserListRow } from "@/lib/domain/admin-rows";
+import { parseRole } from "@/lib/domain/roles";
 import { containsIgnoringCase } from "./contains-ignoring-case";
 import type { DbClient } from "./db-types";
-
-export interface UserListRow {
-  id: string;
-  name: string | null;
-  email: string | null;
-  role: Role;
-  createdAt: string;
-  /** Requests of their chats still waiting for an answer. */
-  openRequests: number;
-}
 
 /**
  * One page of every account, newest first; `search` matches name or email, ignoring case. The

@@ -1,5 +1,5 @@
-import type { Role } from "@/lib/auth/roles";
-import { parseRole } from "@/lib/auth/roles";
+import type { Role } from "@/lib/domain/roles";
+import { parseRole } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
 
 export interface StoredUser {

@@ -1,11 +1,5 @@
-import type { Audience } from "./event-types";
-
-export type Role = "user" | "reviewer" | "admin";
-
-export interface Actor {
-  id: string;
-  role: Role;
-}
+import type { Audience } from "@/lib/domain/events";
+import type { Actor } from "@/lib/domain/roles";
 
 /**
  * Decides who answers what. Approvals go to reviewers by default, so the person who asked for

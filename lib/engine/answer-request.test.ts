@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { TestProvider } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { readRunState, rejection } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
-import type { TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", (provider) => {
   const suite = useEngineSuite(provider);

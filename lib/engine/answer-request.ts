@@ -1,8 +1,9 @@
 import { claimRequest } from "@/lib/db/claim-request";
 import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
+import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import { requestActionInput } from "./actor-input";
-import type { Actor, AnswerPolicy } from "./answer-policy";
+import type { AnswerPolicy } from "./answer-policy";
 import type { SubmittedAnswerInput } from "./engine-types";
 import { publishAll } from "./event-writer";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";

@@ -1,10 +1,10 @@
 import { createClientFromDriver, createInProcessDriver, type ModelInput } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import type { TestProvider } from "@/lib/db/testing/test-database";
 import type { Checkpoint } from "@/lib/toolnexus/types";
 import { makeTestEngine } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { memoryLog } from "./testing/scripted-agent";
-import type { TestProvider } from "./testing/test-database";
 
 // A process can die the instant after any safe point commits. Whatever that commit holds must
 // already be in the event log: a takeover resumes from the checkpoint and never emits again

@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedPeople } from "@/lib/db/testing/seed-people";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
-import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
+import { makeTestEngine, readRunState } from "./testing/engine-fixture";
 import { memoryLog, type ToolExecution } from "./testing/scripted-agent";
 import { killEngineChildren, spawnEngineChild } from "./testing/spawn-child";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("crash recovery on %s", (provider) => {
   let database: TestDatabase;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { TestProvider } from "@/lib/db/testing/test-database";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
 import { readRunState } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { chatterWords } from "./testing/scripted-agent";
 import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
-import type { TestProvider } from "./testing/test-database";
 
 describe.each<TestProvider>(["sqlite", "postgres"])("a failing run on %s", (provider) => {
   const suite = useEngineSuite(provider);

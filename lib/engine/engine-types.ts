@@ -1,9 +1,10 @@
 import type { DbClient } from "@/lib/db/db-types";
 import type { StoredRequest } from "@/lib/db/requests";
+import type { ThreadEvent } from "@/lib/domain/events";
+import type { Actor } from "@/lib/domain/roles";
 import type { Client, ToolkitLike } from "@/lib/toolnexus/types";
-import type { Actor, AnswerPolicy } from "./answer-policy";
+import type { AnswerPolicy } from "./answer-policy";
 import type { EventBus } from "./event-bus";
-import type { ThreadEvent } from "./event-types";
 import type { SubscribeInput } from "./subscribe-thread";
 
 export interface ToolkitContext {

@@ -1,4 +1,4 @@
-import type { ThreadEvent } from "./event-types";
+import type { ThreadEvent } from "@/lib/domain/events";
 
 /**
  * "Thread X has events up to `seq`." Subscribers treat a notice as a hint and read the rows

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
+import { createHeldRun } from "@/lib/db/testing/seed-people";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import { engineTransaction } from "@/lib/db/transaction-options";
 import { createMemoryEventBus, type EventNotice } from "./event-bus";
 import { createEventWriter } from "./event-writer";
-import { createHeldRun } from "./testing/engine-fixture";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 describe("event writer on sqlite", () => {
   let database: TestDatabase;

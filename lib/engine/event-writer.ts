@@ -1,7 +1,7 @@
 import type { DbClient } from "@/lib/db/db-types";
 import { appendRunEvents } from "@/lib/db/events";
+import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { EventBus } from "./event-bus";
-import type { EventBody, ThreadEvent } from "./event-types";
 
 /**
  * Appends a run's events in order, one transaction at a time. Events are gathered for

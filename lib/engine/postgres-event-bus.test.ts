@@ -3,13 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedPeople } from "@/lib/db/testing/seed-people";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
+import type { ThreadEvent } from "@/lib/domain/events";
 import { type EventNotice, RESYNC_NOTICE } from "./event-bus";
-import type { ThreadEvent } from "./event-types";
 import { createPostgresEventBus } from "./postgres-event-bus";
-import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
+import { makeTestEngine, readRunState } from "./testing/engine-fixture";
 import { memoryLog, type ToolExecution } from "./testing/scripted-agent";
 import { killEngineChildren, spawnEngineChild } from "./testing/spawn-child";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 /** Cuts every event bus connection to the database, the way a server restart would. */
 async function dropBusConnections(url: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { getRequestById, type StoredRequest } from "@/lib/db/requests";
+import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import { requestActionInput } from "./actor-input";
-import type { Actor } from "./answer-policy";
 import type { AnswerDeps } from "./answer-request";
 import { expireRequest, isDue } from "./expire-request";
 

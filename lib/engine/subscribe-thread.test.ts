@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
+import { seedPeople } from "@/lib/db/testing/seed-people";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
+import type { ThreadEvent } from "@/lib/domain/events";
 import { createMemoryEventBus } from "./event-bus";
-import type { ThreadEvent } from "./event-types";
 import { type LoadEventsAfter, subscribeThread } from "./subscribe-thread";
-import { makeTestEngine, readRunState, seedPeople } from "./testing/engine-fixture";
+import { makeTestEngine, readRunState } from "./testing/engine-fixture";
 import { memoryLog } from "./testing/scripted-agent";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 async function collectUntil(events: AsyncIterable<ThreadEvent>, stop: (event: ThreadEvent) => boolean) {
   const seen: ThreadEvent[] = [];

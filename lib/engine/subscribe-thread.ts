@@ -1,5 +1,5 @@
+import type { ThreadEvent } from "@/lib/domain/events";
 import type { EventBus, EventNotice } from "./event-bus";
-import type { ThreadEvent } from "./event-types";
 
 export type LoadEventsAfter = (input: {
   threadId: string;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { DbClient } from "@/lib/db/db-types";
 import { claimOAuthState } from "@/lib/db/oauth-states";
 import { getRequestById } from "@/lib/db/requests";
+import type { Actor } from "@/lib/domain/roles";
 import type { SubmittedAnswerInput } from "@/lib/engine/engine-types";
 import { AppError, isAppError } from "@/lib/errors";
 import { codeVerifierContext } from "./begin-authorization";
@@ -52,7 +53,7 @@ async function answerOrClosed(answer: AnswerRequestFn, input: SubmittedAnswerInp
 export async function completeAuthorization(options: {
   db: DbClient;
   runtime: OAuthRuntime;
-  user: { id: string; role: "user" | "reviewer" | "admin" };
+  user: Actor;
   provider: string;
   params: URLSearchParams;
   answerRequest: AnswerRequestFn;

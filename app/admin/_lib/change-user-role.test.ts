@@ -3,7 +3,7 @@ import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
-import { createTestDatabase } from "@/lib/engine/testing/test-database";
+import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { toPublicError } from "@/lib/errors";
 import { changeUserRole } from "./change-user-role";
 

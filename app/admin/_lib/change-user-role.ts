@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
 import { ensureRole } from "@/lib/auth/ensure-role";
-import { type Role, roleSchema } from "@/lib/auth/roles";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { updateUserRoleById } from "@/lib/db/user-roles";
+import { ROLES, type Role } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 
 export const changeUserRoleInput = z
   .object({
     userId: z.string().min(1).max(64),
-    role: roleSchema,
+    role: z.enum(ROLES),
   })
   .strict();
 

@@ -3,9 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
 import { answerRequestAction } from "@/app/requests/actions";
-import type { ChatMessage } from "@/components/chat/chat-message";
 import { type AnswerInChat, type CancelRun, ChatView } from "@/components/chat/chat-view";
 import type { StartRun } from "@/components/chat/thread-chat-transport";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import { cancelRunAction, startRunAction } from "../actions";
 
 interface ThreadChatProps {

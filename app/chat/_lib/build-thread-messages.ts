@@ -1,6 +1,6 @@
 import { readUIMessageStream } from "ai";
-import type { ChatMessage } from "@/components/chat/chat-message";
-import type { ThreadEvent } from "@/lib/engine/event-types";
+import type { ChatMessage } from "@/lib/domain/chat-message";
+import type { ThreadEvent } from "@/lib/domain/events";
 import { type ChatChunk, RunChunkTranslator } from "./run-chunk-translator";
 
 export function userMessageId(runId: string): string {

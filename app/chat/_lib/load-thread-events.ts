@@ -1,6 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import { listEventsAfterSeq } from "@/lib/db/events";
-import type { ThreadEvent } from "@/lib/engine/event-types";
+import type { ThreadEvent } from "@/lib/domain/events";
 
 const PAGE = 500;
 

@@ -1,11 +1,11 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
-import type { ChatMessage } from "@/components/chat/chat-message";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getFirstEventSeqByRun } from "@/lib/db/events";
 import { getActiveRunByThread, getRunById } from "@/lib/db/runs";
+import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, toPublicError } from "@/lib/errors";
 import { loadOwnThread } from "./load-own-thread";

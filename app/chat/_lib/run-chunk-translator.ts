@@ -1,6 +1,6 @@
 import type { InferUIMessageChunk } from "ai";
-import type { ChatMessage, RequestCardData, ToolCardData } from "@/components/chat/chat-message";
-import type { RunState, ThreadEvent } from "@/lib/engine/event-types";
+import type { ChatMessage, RequestCardData, ToolCardData } from "@/lib/domain/chat-message";
+import type { RunState, ThreadEvent } from "@/lib/domain/events";
 
 export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 

@@ -1,4 +1,4 @@
-import type { EventBody, ParkedRequestView, ThreadEvent } from "@/lib/engine/event-types";
+import type { EventBody, ParkedRequestView, ThreadEvent } from "@/lib/domain/events";
 
 /** Builds a thread's event log the way the engine numbers it: seq 1, 2, 3 … per thread. */
 export function eventLog(threadId: string, bodies: Array<EventBody & { runId: string }>): ThreadEvent[] {

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import type { BulkOutcome } from "@/components/inbox/inbox-item";
-import { readApprovalEdit } from "@/components/request-form/approval-edit";
 import { ensureRole } from "@/lib/auth/ensure-role";
 import type { SessionUser } from "@/lib/auth/session-user";
+import { readApprovalEdit } from "@/lib/domain/approval-edit";
+import type { BulkOutcome } from "@/lib/domain/inbox";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, toPublicError } from "@/lib/errors";
 

@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
 import { RequestForm } from "@/components/request-form/request-form";
-import type { RequestView, SubmitAnswer } from "@/components/request-form/request-view";
+import type { SubmitAnswer } from "@/components/request-form/request-view";
+import type { RequestView } from "@/lib/domain/request-view";
 import { answerRequestAction } from "../actions";
 
 /** The request page's form, bound to the answer action; the page re-renders read-only once sent. */

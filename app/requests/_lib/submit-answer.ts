@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
-import type { Actor } from "@/lib/engine/answer-policy";
+import type { Actor } from "@/lib/domain/roles";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError } from "@/lib/errors";
 

@@ -1,5 +1,5 @@
-import type { RequestView } from "@/components/request-form/request-view";
 import type { StoredRequest } from "@/lib/db/requests";
+import type { RequestView } from "@/lib/domain/request-view";
 
 /** Adapts a stored request to the form's view; `answeredBy` is a display name looked up by the caller. */
 export function toRequestView(stored: StoredRequest, answeredBy?: string): RequestView {

@@ -2,7 +2,7 @@
 // line `<actorId> <userId> <role>` on stdin changes that role and prints the outcome as JSON.
 // Run with: node --conditions=react-server --import tsx lib/db/testing/change-role-in-child.ts <url>
 import { createInterface } from "node:readline";
-import { roleSchema } from "@/lib/auth/roles";
+import { isRole } from "@/lib/domain/roles";
 import { createDb } from "../client";
 import { updateUserRoleById } from "../user-roles";
 
@@ -17,7 +17,8 @@ process.stdout.write("ready\n");
 for await (const line of createInterface({ input: process.stdin })) {
   const [actorId, userId, role] = line.trim().split(" ");
   if (!actorId || !userId) continue;
-  const outcome = await updateUserRoleById({ db, userId, actorId, role: roleSchema.parse(role) });
+  if (!isRole(role)) throw new Error(`unknown role: ${role}`);
+  const outcome = await updateUserRoleById({ db, userId, actorId, role });
   process.stdout.write(`${JSON.stringify(outcome)}\n`);
 }
 await db.$disconnect();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
-import { type People, seedPeople } from "./engine-fixture";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./test-database";
+import { type People, seedPeople } from "@/lib/db/testing/seed-people";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 
 export interface EngineSuite {
   readonly database: TestDatabase;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
-import { createTestDatabase, type TestProvider } from "@/lib/engine/testing/test-database";
+import { createTestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { AppError } from "@/lib/errors";
 import { beginAuthorization } from "../begin-authorization";
 import { type AnswerRequestFn, completeAuthorization } from "../complete-authorization";

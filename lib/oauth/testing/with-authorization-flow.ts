@@ -1,5 +1,5 @@
 import type { DbClient } from "@/lib/db/db-types";
-import type { TestProvider } from "@/lib/engine/testing/test-database";
+import type { TestProvider } from "@/lib/db/testing/test-database";
 import { beginAuthorization } from "../begin-authorization";
 import { completeAuthorization } from "../complete-authorization";
 import type { OAuthRuntime } from "../oauth-runtime";

@@ -1,5 +1,6 @@
 import NextAuth from "next-auth";
-import { createAuthConfig } from "@/lib/auth/auth-config";
 import { getDb } from "@/lib/db/client";
+import { createAuthConfig } from "./auth-config";
 
+// The app's one next-auth instance: route handlers, actions and guards all read sessions here.
 export const { handlers, auth, signIn, signOut } = NextAuth(createAuthConfig({ db: getDb }));

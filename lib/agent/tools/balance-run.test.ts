@@ -1,18 +1,18 @@
 import { createToolkit } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAgentClient } from "@/lib/agent/get-agent-client";
-import { createGetBalanceTool } from "@/lib/agent/tools/get-balance-tool";
 import { createThread } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
-import { beginAuthorization } from "./begin-authorization";
-import { completeAuthorization } from "./complete-authorization";
-import { connectionTokenContext } from "./connection-tokens";
-import { completeDemoConsent } from "./testing/demo-consent-driver";
-import { type OAuthTestEnv, TEST_APP_URL, withOAuthTestEnv } from "./testing/oauth-test-env";
-import { decryptToken } from "./token-crypto";
+import { beginAuthorization } from "@/lib/oauth/begin-authorization";
+import { completeAuthorization } from "@/lib/oauth/complete-authorization";
+import { connectionTokenContext } from "@/lib/oauth/connection-tokens";
+import { completeDemoConsent } from "@/lib/oauth/testing/demo-consent-driver";
+import { type OAuthTestEnv, TEST_APP_URL, withOAuthTestEnv } from "@/lib/oauth/testing/oauth-test-env";
+import { decryptToken } from "@/lib/oauth/token-crypto";
+import { getAgentClient } from "../get-agent-client";
+import { createGetBalanceTool } from "./get-balance-tool";
 
 // The whole server-side journey with the real engine and the offline demo model: a balance
 // question parks on a sign-in, the provider's consent answers it, and the run finishes.

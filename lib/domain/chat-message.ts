@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import type { ParkedRequestView, RequestState, RunState } from "@/lib/engine/event-types";
+import type { ParkedRequestView, RequestState, RunState } from "./events";
 
 // The chat's message shape on the AI SDK UI protocol. Tool calls, parked requests and the
 // run's state travel as `data-*` parts keyed by a stable id, so a later write of the same id

@@ -1,13 +1,13 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthConfig } from "@/lib/auth/auth-config";
+import { userFromSession } from "@/lib/auth/session-user";
 import type { Db } from "@/lib/db/client";
-import { createTestDatabase } from "@/lib/engine/testing/test-database";
-import { startDemoProviderServer } from "@/lib/oauth/demo-provider-server";
-import { DEMO_CLIENT_ID } from "@/lib/oauth/provider-registry";
-import { completeDemoConsent } from "@/lib/oauth/testing/demo-consent-driver";
-import { createAuthConfig } from "./auth-config";
-import { userFromSession } from "./session-user";
+import { createTestDatabase } from "@/lib/db/testing/test-database";
+import { startDemoProviderServer } from "./demo-provider-server";
+import { DEMO_CLIENT_ID } from "./provider-registry";
+import { completeDemoConsent } from "./testing/demo-consent-driver";
 
 // Sign-in with a generic OpenID Connect issuer, end to end: the app's next-auth handlers, a real
 // authorization server on 127.0.0.1 (the demo provider), and the Prisma adapter on a real

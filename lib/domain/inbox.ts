@@ -1,0 +1,20 @@
+import type { Audience, RequestState } from "./events";
+
+/** One request as the inbox lists it: what the database returns for a page of the inbox. */
+export interface InboxRow {
+  id: string;
+  kind: string;
+  prompt: string;
+  toolName: string;
+  audience: Audience;
+  status: RequestState;
+  createdAt: string;
+  expiresAt: string | null;
+  ownerId: string;
+  ownerName: string | null;
+}
+
+/** What a reviewer decides for several approvals at once. */
+export type BulkDecision = { decision: "approve" } | { decision: "decline"; reason?: string };
+
+export type BulkOutcome = { id: string; ok: true } | { id: string; ok: false; message: string };

@@ -1,0 +1,34 @@
+import type { Answer, Request } from "@/lib/toolnexus/types";
+import type { Audience } from "./events";
+
+export interface AnswerRecord {
+  ok: boolean;
+  data?: Record<string, unknown>;
+  reason?: Answer["reason"];
+  /** Display name of whoever answered; absent when the system did (expiry, cancellation). */
+  answeredBy?: string;
+  answeredAt: string;
+}
+
+/**
+ * What the UI needs to render one parked request. Pages build it from the database row so
+ * the components stay independent of the storage layer.
+ */
+export type RequestView =
+  | {
+      status: "open";
+      request: Request;
+      audience: Audience;
+      toolName: string;
+      args: Record<string, unknown>;
+      createdAt: string;
+    }
+  | {
+      status: "answered" | "expired" | "cancelled";
+      request: Request;
+      audience: Audience;
+      toolName: string;
+      args: Record<string, unknown>;
+      createdAt: string;
+      answer: AnswerRecord;
+    };
