@@ -20,6 +20,11 @@ export const appErrorCatalog = {
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
   "conflict:run_finished": { status: 409, message: "This run has already ended." },
+  "conflict:run_changed": {
+    status: 409,
+    message:
+      "This run changed just now (an answer may have arrived). Look again, then stop it if you still want to.",
+  },
   "conflict:last_admin": {
     status: 409,
     message: "This is the last admin. Make someone else an admin before changing this role.",

@@ -38,6 +38,13 @@ export async function claimRequest({
 > {
   return db.$transaction(async (tx) => {
     const now = new Date();
+    // An answer is only worth taking while its run is still parked; and it moves the run's
+    // version on, so a Stop that read the run before this commit cannot also succeed (a Stop
+    // that commits first has ended the run and closed the request). The run's row is written
+    // first, as a cancel writes it first, so the two queue on it instead of deadlocking.
+    if (resolution.status === "answered" && !(await takeAnswerForRun({ tx, id, runId }))) {
+      return { claimed: false as const };
+    }
     if (!(await claimOpenRequest({ tx, id, status: resolution.status, resolvedAt: now }))) {
       return { claimed: false as const };
     }
@@ -52,6 +59,15 @@ export async function claimRequest({
     const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
     return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt };
   }, engineTransaction);
+}
+
+async function takeAnswerForRun({ tx, id, runId }: { tx: DbTx; id: string; runId?: string }) {
+  const run = runId ?? (await tx.request.findUniqueOrThrow({ where: { id }, select: { runId: true } })).runId;
+  const parked = await tx.run.updateMany({
+    where: { id: run, status: "pending" },
+    data: { version: { increment: 1 } },
+  });
+  return parked.count === 1;
 }
 
 /** The claim itself: true when this transaction is the one that moved the request out of "open". */

@@ -82,19 +82,24 @@ export function closeOpenTurn(checkpoint: Checkpoint | null, output: string): Me
   return [...checkpoint.messages, ...closing];
 }
 
-/** Ends a live run on behalf of `actorId`; false when it had already ended. */
+/**
+ * Ends a live run on behalf of `actorId`, provided it is still at `version` (as the caller read
+ * it): an answer taken meanwhile moved it on and wins. Null when the run ended or changed.
+ */
 export async function cancelRunById({
   db,
   runId,
   actorId,
+  version,
 }: {
   db: DbClient;
   runId: string;
   actorId: string;
+  version: number;
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
     const ended = await tx.run.updateMany({
-      where: { id: runId, status: { in: ["running", "pending"] } },
+      where: { id: runId, status: { in: ["running", "pending"] }, version },
       data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, version: { increment: 1 } },
     });
     if (ended.count !== 1) return null;

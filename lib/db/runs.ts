@@ -17,6 +17,8 @@ export interface StoredRun {
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
   error: string | null;
+  /** Moves on with every change of hands, and with every answer a parked run takes. */
+  version: number;
 }
 
 interface RunRow {
@@ -29,6 +31,7 @@ interface RunRow {
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
   error: string | null;
+  version: number;
 }
 
 export function toStoredRun(row: RunRow): StoredRun {
@@ -42,6 +45,7 @@ export function toStoredRun(row: RunRow): StoredRun {
     leaseOwner: row.leaseOwner,
     leaseExpiresAt: row.leaseExpiresAt,
     error: row.error,
+    version: row.version,
   };
 }
 

@@ -200,8 +200,12 @@ export function createEngine(options: EngineOptions): Engine {
       const run = await getRunById({ db, runId });
       if (!run) throw new AppError("not_found:run");
       if (!policy.mayCancel({ actor: who.data, ownerId: run.userId })) throw new AppError("forbidden:run");
-      const events = await cancelRunById({ db, runId, actorId: who.data.id });
-      if (!events) throw new AppError("conflict:run_finished");
+      const events = await cancelRunById({ db, runId, actorId: who.data.id, version: run.version });
+      if (!events) {
+        const now = await getRunById({ db, runId });
+        const live = now?.status === "running" || now?.status === "pending";
+        throw new AppError(live ? "conflict:run_changed" : "conflict:run_finished");
+      }
       live.get(runId)?.abort();
       await publishAll(bus, events);
     },

@@ -24,7 +24,10 @@ export async function insertInboxRequest({
   };
 }): Promise<void> {
   const thread = await db.thread.create({ data: { userId: row.ownerId } });
-  const run = await db.run.create({ data: { threadId: thread.id, userId: row.ownerId, model: "m" } });
+  // Parked, as every run with an open request is (an answer is only taken for a parked run).
+  const run = await db.run.create({
+    data: { threadId: thread.id, userId: row.ownerId, model: "m", status: "pending" },
+  });
   const request = { id: `pnd-${row.id}`, kind: row.kind, prompt: row.prompt };
   await db.request.create({
     data: {
