@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import type { Db } from "@/lib/db/client";
+import { type AppInstance, startAppInstance } from "./topology/app-instance";
 
 // A freshly started server must run the engine on its own: nobody loads a page here, so
 // expiry and takeover can only come from the server process itself.
@@ -11,18 +11,14 @@ const PORT = Number(process.env.E2E_PORT || 3310) + 7;
 
 let dir: string;
 let db: Db;
-let server: ChildProcess | undefined;
+let server: AppInstance | undefined;
 
 test.beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "toolnexus-idle-"));
 });
 
 test.afterAll(async () => {
-  if (server?.pid && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once("exit", resolve));
-    process.kill(-server.pid, "SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   await db?.$disconnect();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -90,26 +86,6 @@ async function leaveRunsBehind(url: string) {
   return { question, deploy };
 }
 
-function startServer(url: string): ChildProcess {
-  const child = spawn("npx", ["next", "start", "-p", String(PORT)], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NODE_OPTIONS: process.env.E2E_CALLER_NODE_OPTIONS ?? "",
-      PORT: String(PORT),
-      DATABASE_URL: url,
-      AUTH_SECRET: "e2e-only-auth-secret-not-for-production-000000",
-      TOOLNEXUS_DEMO: "1",
-      TOOLNEXUS_MODEL_PROVIDER: "demo",
-      TOOLNEXUS_APP_URL: `http://localhost:${PORT}`,
-    },
-  });
-  child.stdout?.resume();
-  child.stderr?.resume();
-  return child;
-}
-
 test("a server that nobody visits expires due requests and finishes runs left behind", async () => {
   test.setTimeout(90_000);
   const url = `file:${path.join(dir, "idle.db")}`;
@@ -117,7 +93,10 @@ test("a server that nobody visits expires due requests and finishes runs left be
   const statusOf = async (runId: string) => (await db.run.findUniqueOrThrow({ where: { id: runId } })).status;
   expect(await statusOf(deploy.runId)).not.toBe("done");
 
-  server = startServer(url);
+  server = startAppInstance({
+    port: PORT,
+    env: { DATABASE_URL: url, TOOLNEXUS_APP_URL: `http://localhost:${PORT}` },
+  });
 
   // No HTTP request is ever sent to this server.
   await expect
