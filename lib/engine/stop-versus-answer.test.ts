@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { TestProvider } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { makeTestEngine, readRunState } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { memoryLog } from "./testing/scripted-agent";
-import type { TestProvider } from "./testing/test-database";
 
 // Stop and an approval of the same parked run race. Whichever the database takes first wins,
 // and only the winner is told so: an approval reported as accepted must be the one the run
