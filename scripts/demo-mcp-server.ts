@@ -33,6 +33,13 @@ const log = (line: string) => {
 
 function newServer(): McpServer {
   const server = new McpServer({ name: "toolnexus-demo-tracker", version: "1.0.0" });
+  // Every call is logged, so tests can tell how often the server really ran a tool.
+  const register = server.registerTool.bind(server);
+  server.registerTool = ((name: string, config: never, handler: (...args: unknown[]) => unknown) =>
+    register(name, config, ((...args: unknown[]) => {
+      log(`call ${name}`);
+      return handler(...args);
+    }) as never)) as typeof server.registerTool;
   registerTicketTools(server, store, linkUrl);
   if (process.argv.includes("--test-tools")) registerTestTools(server, log);
   server.server.oninitialized = () => log("initialized");
@@ -92,4 +99,8 @@ const httpPort = option("--http");
 const ssePort = option("--sse");
 if (httpPort) serveStreamableHttp(Number(httpPort));
 else if (ssePort) serveSse(Number(ssePort));
-else await newServer().connect(new StdioServerTransport());
+else {
+  await newServer().connect(new StdioServerTransport());
+  // The host is gone (even killed): a parked question's timer must not keep this process alive.
+  process.stdin.on("end", () => process.exit(0));
+}

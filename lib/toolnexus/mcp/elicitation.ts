@@ -140,8 +140,10 @@ export function elicitationAnswerProblem(schema: Record<string, unknown>, data: 
     return `the requested schema cannot be checked (${error instanceof Error ? error.message : String(error)})`;
   }
   if (validate(data ?? {})) return undefined;
-  const first = validate.errors?.[0];
-  return first ? `${first.instancePath || "(answer)"} ${first.message ?? "is invalid"}` : "does not fit";
+  const issues = (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "(answer)"} ${e.message ?? "is invalid"}`,
+  );
+  return issues.length > 0 ? issues.join("; ") : "does not fit the requested schema";
 }
 
 /**

@@ -28,7 +28,8 @@ export function everythingStdio(): McpServerConfig {
   return {
     transport: "stdio",
     command: process.execPath,
-    args: [everythingScript, "stdio"],
+    // Through a wrapper that ends with its stdin, so a killed host leaves no server behind.
+    args: [path.join(import.meta.dirname, "everything-stdio.mjs")],
     disabled: false,
   };
 }
