@@ -157,6 +157,10 @@ export function createEngine(options: EngineOptions): Engine {
     timers.push(timer);
   };
 
+  bus.listenSignals((message) => {
+    if (message.type === "run_cancelled") live.get(message.runId)?.abort();
+  });
+
   const idle = async () => {
     while (background.size > 0) await Promise.all([...background]);
   };
@@ -208,6 +212,9 @@ export function createEngine(options: EngineOptions): Engine {
       }
       live.get(runId)?.abort();
       await publishAll(bus, events);
+      // The run may be driven by another instance, whose tool would otherwise work on until
+      // that instance next writes: it aborts the segment, and with it ctx.signal, on hearing this.
+      await bus.signal({ type: "run_cancelled", runId });
     },
 
     expireDueRequests,

@@ -11,6 +11,14 @@ export interface EventNotice {
   event?: ThreadEvent;
 }
 
+/**
+ * A word from one engine to the others, not tied to a thread: the run it names was cancelled
+ * (its owner aborts what it is doing at once), or a stopping engine released its runs (whoever
+ * hears it looks for them now instead of at its next sweep). Delivered at most once, to every
+ * engine including the sender's own; a lost one only costs the wait for a lease or a sweep.
+ */
+export type EngineSignal = { type: "run_cancelled"; runId: string } | { type: "runs_released" };
+
 export interface EventBus {
   /**
    * Call after the events are committed, with every notice of one commit in seq order: a bus
@@ -26,15 +34,19 @@ export interface EventBus {
    * Returns the function that stops listening.
    */
   listenAll(onNotice: (notice: EventNotice) => void): () => void;
+  /** Sends an engine signal (after the commit it is about). */
+  signal(message: EngineSignal): Promise<void>;
+  /** Returns the function that stops listening. */
+  listenSignals(onSignal: (message: EngineSignal) => void): () => void;
   close(): Promise<void>;
 }
 
 /** "Anything may have changed": re-read whatever you follow. Sent to `listenAll` listeners. */
 export const RESYNC_NOTICE: Readonly<EventNotice> = Object.freeze({ threadId: "*", seq: 0 });
 
-function call(listener: (notice: EventNotice) => void, notice: EventNotice): void {
+function call<T>(listener: (message: T) => void, message: T): void {
   try {
-    listener(notice);
+    listener(message);
   } catch {
     // One broken subscriber must not starve the others.
   }
@@ -43,17 +55,23 @@ function call(listener: (notice: EventNotice) => void, notice: EventNotice): voi
 /** Fan-out inside one process: the embedded (SQLite) default and the building block of the others. */
 export function createMemoryEventBus(): EventBus & {
   deliver(notice: EventNotice): void;
+  deliverSignal(message: EngineSignal): void;
   /** Asks every listener to re-read: each thread's at seq 0, every `listenAll` one once. */
   resync(): void;
 } {
   const listeners = new Map<string, Set<(notice: EventNotice) => void>>();
   const everything = new Set<(notice: EventNotice) => void>();
+  const signalListeners = new Set<(message: EngineSignal) => void>();
+  const deliverSignal = (message: EngineSignal) => {
+    for (const listener of [...signalListeners]) call(listener, message);
+  };
   const deliver = (notice: EventNotice) => {
     for (const listener of [...(listeners.get(notice.threadId) ?? [])]) call(listener, notice);
     for (const listener of [...everything]) call(listener, notice);
   };
   return {
     deliver,
+    deliverSignal,
     resync() {
       for (const [threadId, set] of [...listeners]) {
         for (const listener of [...set]) call(listener, { threadId, seq: 0 });
@@ -81,9 +99,19 @@ export function createMemoryEventBus(): EventBus & {
         everything.delete(onNotice);
       };
     },
+    async signal(message) {
+      deliverSignal(message);
+    },
+    listenSignals(onSignal) {
+      signalListeners.add(onSignal);
+      return () => {
+        signalListeners.delete(onSignal);
+      };
+    },
     async close() {
       listeners.clear();
       everything.clear();
+      signalListeners.clear();
     },
   };
 }

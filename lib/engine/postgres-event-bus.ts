@@ -1,11 +1,16 @@
 import pg from "pg";
-import { createMemoryEventBus, type EventBus } from "./event-bus";
+import { createMemoryEventBus, type EngineSignal, type EventBus } from "./event-bus";
 
 // Several app processes sharing one PostgreSQL learn about each other's events through
 // LISTEN/NOTIFY. A notification carries only the thread id and seq (NOTIFY payloads are
 // capped at 8000 bytes, and the rows are the truth); subscribers read the rows themselves.
 
 const channelPattern = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function isEngineSignal(value: EngineSignal): boolean {
+  if (value.type === "runs_released") return true;
+  return value.type === "run_cancelled" && typeof value.runId === "string" && value.runId.length <= 200;
+}
 
 export interface PostgresEventBusOptions {
   connectionString: string;
@@ -31,9 +36,16 @@ export async function createPostgresEventBus({
   const onNotification = (message: pg.Notification) => {
     if (message.channel !== channel || !message.payload) return;
     try {
-      const { i, t, s } = JSON.parse(message.payload) as { i: string; t: string; s: number };
-      if (i !== instanceId && typeof t === "string" && Number.isInteger(s))
-        local.deliver({ threadId: t, seq: s });
+      const { i, t, s, g } = JSON.parse(message.payload) as {
+        i: string;
+        t: string;
+        s: number;
+        g?: EngineSignal;
+      };
+      if (i === instanceId) return;
+      if (g) {
+        if (isEngineSignal(g)) local.deliverSignal(g);
+      } else if (typeof t === "string" && Number.isInteger(s)) local.deliver({ threadId: t, seq: s });
     } catch {
       // Not ours; ignore.
     }
@@ -95,6 +107,13 @@ export async function createPostgresEventBus({
     },
     listen: local.listen,
     listenAll: local.listenAll,
+    async signal(message) {
+      // Heard here at once; the others hear it through the same channel as thread notices.
+      local.deliverSignal(message);
+      const payload = JSON.stringify({ i: instanceId, g: message });
+      await client?.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
+    },
+    listenSignals: local.listenSignals,
     async close() {
       closed = true;
       if (reconnectTimer) clearTimeout(reconnectTimer);
