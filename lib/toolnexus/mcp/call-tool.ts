@@ -148,7 +148,7 @@ async function drive(
       }
       if (ctx.signal?.aborted) return cancelled();
       const urlAsk = urlElicitationOf(event.error);
-      if (!urlAsk) return callFailure(event.error, server.name);
+      if (!urlAsk) return callFailure(event.error, server.name, server.timeoutMs);
       // The error path: the server wants the user at a URL first, then the same call again.
       const known = match(urlAsk);
       if (!known) return elicitationPending(urlAsk, { ...source, earlier: history }, continues);

@@ -64,6 +64,7 @@ export function createMcpHub(
     clientName: options.clientName ?? "toolnexus",
     clientVersion: options.clientVersion ?? "0.1.0",
     timeoutMs: options.timeoutMs ?? 60_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
     parkTimeoutMs: options.parkTimeoutMs ?? 15 * 60_000,
   };
   const parked = new ParkedCalls(resolved.parkTimeoutMs);

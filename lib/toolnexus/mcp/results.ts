@@ -82,13 +82,15 @@ export function urlElicitationOf(error: unknown): Ask | undefined {
 }
 
 /** A failed call as a tool error the model can read; protocol noise is reduced to one line. */
-export function callFailure(error: unknown, server: string): ToolResult {
+export function callFailure(error: unknown, server: string, timeoutMs?: number): ToolResult {
   if (error instanceof McpError) {
     if (error.code === ErrorCode.ConnectionClosed) {
       return { output: `MCP server "${server}" closed the connection during the call`, isError: true };
     }
     if (error.code === ErrorCode.RequestTimeout) {
-      return { output: `MCP server "${server}" did not answer in time`, isError: true };
+      // Our own inactivity timer ends a call through the SDK, which reports it as this code.
+      const limit = timeoutMs === undefined ? "in time" : `within ${timeoutMs} ms`;
+      return { output: `MCP server "${server}" did not answer ${limit}`, isError: true };
     }
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -10,8 +10,10 @@ export interface McpHubOptions {
   /** Sent to servers in `initialize`; default "toolnexus". */
   clientName?: string;
   clientVersion?: string;
-  /** Connect, list and per-call inactivity timeout unless a server sets its own; default 60 s. */
+  /** Per-call inactivity timeout (reset by progress) unless a server sets its own; default 60 s. */
   timeoutMs?: number;
+  /** How long starting a server, its handshake and its tool listing may take; default 30 s. */
+  connectTimeoutMs?: number;
   /** How long a call parked on an unanswered elicitation stays open in-process; default 15 min. */
   parkTimeoutMs?: number;
   /** Called when a server's state or tool list changes (connected, failed, list_changed). */
@@ -63,7 +65,7 @@ export class McpServerConnection {
       const open = await connectServer(this.config, {
         clientName: this.options.clientName,
         clientVersion: this.options.clientVersion,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: this.options.connectTimeoutMs,
         onElicit: (params, signal) => this.routeElicitation(params, signal),
         onToolsChanged: (tools) => {
           this.tools = tools;

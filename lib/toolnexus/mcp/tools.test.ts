@@ -108,7 +108,7 @@ describe("MCP servers that misbehave", () => {
     const toolkit = await createToolkit({
       mcpConfig: {
         mcpServers: {
-          gone: { url: "http://127.0.0.1:3439/mcp", timeoutMs: 3000 },
+          gone: { url: "http://127.0.0.1:3439/mcp" },
           nothing: { command: "/nonexistent/server-binary" },
           off: { url: "http://127.0.0.1:3430/mcp", disabled: true },
           broken: { url: 42 },

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolkit, type Toolkit } from "../toolkit";
+import type { McpServerConfig } from "./config";
+import { connectMcpHub } from "./hub";
+import { demoStdio } from "./testing/servers";
+
+const entry = ({ transport: _t, ...rest }: McpServerConfig) => rest;
+
+describe("a demo server that crashes or stalls", () => {
+  let toolkit: Toolkit;
+  beforeAll(async () => {
+    toolkit = await createToolkit({
+      builtins: false,
+      mcpConfig: {
+        mcpServers: { demo: entry(demoStdio([], { timeoutMs: 1500 })), other: entry(demoStdio()) },
+      },
+    });
+  });
+  afterAll(() => toolkit?.close());
+
+  it("turns a crash mid-call into a tool error and a failed status, then reconnects on the next call", async () => {
+    const crashed = await toolkit.execute("demo_crash", {});
+    expect(crashed).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/demo.*closed the connection/),
+    });
+    expect(toolkit.mcpStatus()[0]).toMatchObject({
+      name: "demo",
+      status: "failed",
+      error: expect.stringMatching(/closed/),
+    });
+    // The other server never noticed.
+    expect(await toolkit.execute("other_echo", { text: "fine" })).toMatchObject({ output: "fine" });
+    // The next call starts the server again.
+    expect(await toolkit.execute("demo_echo", { text: "back" })).toMatchObject({
+      output: "back",
+      isError: false,
+    });
+    expect(toolkit.mcpStatus()[0]).toMatchObject({ status: "connected" });
+  });
+
+  it("times a silent call out after the server's timeoutMs, but not one that reports progress", async () => {
+    const silent = await toolkit.execute("demo_slow", { ms: 4000 });
+    expect(silent).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/did not answer within 1500 ms/),
+    });
+    const chatty = await toolkit.execute("demo_slow", { ms: 3000, progressEveryMs: 400 });
+    expect(chatty).toMatchObject({ isError: false, output: "waited 3000 ms" });
+  });
+});
+
+describe("config files", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "mcp-config-file-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reports a malformed entry by file and field while the other servers of the file work", async () => {
+    const file = path.join(dir, "mcp.json");
+    const good = entry(demoStdio());
+    writeFileSync(file, JSON.stringify({ mcpServers: { demo: good, typo: { comand: "node" } } }));
+    const hub = await connectMcpHub(file);
+    try {
+      const status = hub.status();
+      expect(status.map((s) => [s.name, s.status])).toEqual([
+        ["demo", "connected"],
+        ["typo", "failed"],
+      ]);
+      expect(status[1]!.error).toBe(`${file}: mcpServers.typo: needs "command" (stdio) or "url" (HTTP)`);
+      const toolkit = await createToolkit({ mcpHub: hub });
+      expect(await toolkit.execute("demo_echo", { text: "ok" })).toMatchObject({ output: "ok" });
+      // A toolkit on a shared hub leaves its connections open when it closes.
+      await toolkit.close();
+      expect(hub.status()[0]!.status).toBe("connected");
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it("refuses a file that is not JSON, naming the file", async () => {
+    const file = path.join(dir, "broken.json");
+    writeFileSync(file, '{ "mcpServers": { ');
+    await expect(createToolkit({ mcpConfig: file })).rejects.toThrow(`${file}: not valid JSON`);
+  });
+});
