@@ -3,6 +3,7 @@ import { createClientFromDriver } from "./client-from-driver";
 import { createAiSdkDriver } from "./drivers/ai-sdk/ai-sdk-driver";
 import { createHttpDriver, type HttpDriverOptions } from "./drivers/http/http-driver";
 import { createInProcessDriver, type InProcessDriverOptions } from "./drivers/in-process/in-process-driver";
+import type { RetryOptions } from "./drivers/with-retries";
 import type { Client, LoopOptions, ModelDriver } from "./types";
 
 export { createClientFromDriver } from "./client-from-driver";
@@ -26,6 +27,13 @@ function pickHttpOptions(options: ClientOptions): HttpDriverOptions {
   return picked as unknown as HttpDriverOptions;
 }
 
+function retryOptionsOf({ retries, retryBaseMs }: RetryOptions): RetryOptions {
+  const picked: RetryOptions = {};
+  if (retries !== undefined) picked.retries = retries;
+  if (retryBaseMs !== undefined) picked.retryBaseMs = retryBaseMs;
+  return picked;
+}
+
 function loopOptionsOf(options: LoopOptions): LoopOptions {
   const { systemPrompt, maxTurns, waitFor, hooks, onMetric, formatDecline, checkpointKey } = options;
   const loop: LoopOptions = {};
@@ -44,7 +52,7 @@ export function createClient(options: ClientOptions): Client {
   const driver =
     options.driver ??
     (options.languageModel
-      ? createAiSdkDriver(options.languageModel)
+      ? createAiSdkDriver(options.languageModel, retryOptionsOf(options))
       : createHttpDriver(pickHttpOptions(options)));
   return createClientFromDriver(driver, loopOptionsOf(options));
 }
@@ -53,6 +61,10 @@ export type InProcessClientOptions = InProcessDriverOptions & LoopOptions;
 
 /** The same loop around a plain function instead of an HTTP endpoint. */
 export function createInProcessClient(options: InProcessClientOptions): Client {
-  const driver = createInProcessDriver({ model: options.model, generate: options.generate });
+  const driver = createInProcessDriver({
+    model: options.model,
+    generate: options.generate,
+    ...retryOptionsOf(options),
+  });
   return createClientFromDriver(driver, loopOptionsOf(options));
 }

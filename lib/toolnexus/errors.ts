@@ -20,17 +20,20 @@ export class ToolnexusError extends Error {
   readonly status?: number;
   /** An excerpt of the provider's response body, when there was one. */
   readonly body?: string;
+  /** The pause a provider asked for (its Retry-After) before a retry, when it said. */
+  readonly retryAfterMs?: number;
 
   constructor(
     code: ToolnexusErrorCode,
     message: string,
-    options: { status?: number; body?: string; cause?: unknown } = {},
+    options: { status?: number; body?: string; retryAfterMs?: number; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ToolnexusError";
     this.code = code;
     if (options.status !== undefined) this.status = options.status;
     if (options.body !== undefined) this.body = options.body;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -17,6 +17,7 @@ export {
   type InProcessReply,
   type InProcessToolCall,
 } from "./drivers/in-process/in-process-driver";
+export type { RetryOptions } from "./drivers/with-retries";
 export * from "./errors";
 export { defaultDecline } from "./execute-turn";
 export {

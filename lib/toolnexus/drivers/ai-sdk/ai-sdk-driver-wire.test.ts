@@ -162,11 +162,78 @@ describe("createAiSdkDriver over @ai-sdk/openai-compatible", () => {
 
   it("surfaces a non-2xx response as provider:http with the status and a body excerpt", async () => {
     reply = (_body, res) => json(res, 503, { error: { message: "model is warming up" } });
-    const error = await createAiSdkDriver(model())
+    bodies.length = 0;
+    const error = await createAiSdkDriver(model(), { retryBaseMs: 1 })
       .generate(input)
       .catch((e: unknown) => e);
     expect(isToolnexusError(error, "provider:http")).toBe(true);
     expect(error).toMatchObject({ status: 503 });
     expect((error as { body: string }).body).toContain("model is warming up");
+    // The first attempt and the two retries every driver makes by default.
+    expect(bodies).toHaveLength(3);
+  });
+
+  it("retries a 429 after its Retry-After and a 5xx, for generate and before a stream starts", async () => {
+    const failures = [
+      (res: ServerResponse) => {
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "0" });
+        res.end(JSON.stringify({ error: { message: "slow down" } }));
+      },
+      (res: ServerResponse) => json(res, 502, { error: { message: "bad gateway" } }),
+    ];
+    for (const call of ["generate", "stream"] as const) {
+      let attempt = 0;
+      reply = (body, res) => {
+        const fail = failures[attempt++];
+        if (fail) return fail(res);
+        if (!body.stream) return json(res, 200, chatCompletion("third time"));
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(`data: ${JSON.stringify(chatChunk("third time"))}\n\ndata: [DONE]\n\n`);
+      };
+      bodies.length = 0;
+      const driver = createAiSdkDriver(model(), { retryBaseMs: 1 });
+      const text =
+        call === "generate"
+          ? (await driver.generate(input)).text
+          : (await collectTurn(driver.stream(input))).text;
+      expect(text).toBe("third time");
+      expect(bodies).toHaveLength(3);
+    }
+  });
+
+  it("makes one attempt only with retries: 0", async () => {
+    reply = (_body, res) => json(res, 500, { error: { message: "down" } });
+    bodies.length = 0;
+    const error = await createAiSdkDriver(model(), { retries: 0 })
+      .generate(input)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "provider:http", status: 500 });
+    expect(bodies).toHaveLength(1);
   });
 });
+
+function chatCompletion(text: string) {
+  return {
+    id: "r1",
+    object: "chat.completion",
+    created: 0,
+    model: "stub-model",
+    choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  };
+}
+
+function chatChunk(text: string) {
+  return {
+    id: "r1",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "stub-model",
+    choices: [{ index: 0, delta: { role: "assistant", content: text }, finish_reason: "stop" }],
+  };
+}
+
+async function collectTurn(stream: AsyncIterable<ModelStreamPart>) {
+  for await (const part of stream) if (part.type === "turn") return part.turn;
+  throw new Error("the stream ended without a turn");
+}

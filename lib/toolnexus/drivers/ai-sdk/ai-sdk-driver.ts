@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { ToolnexusError } from "../../errors";
 import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../types";
+import { type RetryOptions, retrySettings, withRetries } from "../with-retries";
 import { fromAiSdkError } from "./from-ai-sdk-error";
 import {
   fromAiSdkFinishReason,
@@ -14,9 +15,11 @@ import { toAiSdkCallOptions } from "./to-ai-sdk-call-options";
 /**
  * Lets any Vercel AI SDK language model (`LanguageModelV3`, e.g. from `@ai-sdk/openai-compatible`
  * or `@ai-sdk/anthropic`) drive the toolnexus loop. The loop keeps control of tool execution:
- * the model only ever sees function tools and returns the calls it wants made.
+ * the model only ever sees function tools and returns the calls it wants made. Failed calls are
+ * retried like the HTTP driver's (`retries`, `retryBaseMs`): the AI SDK retries only in its
+ * `generateText`/`streamText`, not in the model calls this driver makes.
  */
-export function createAiSdkDriver(languageModel: LanguageModelV3): ModelDriver {
+export function createAiSdkDriver(languageModel: LanguageModelV3, options: RetryOptions = {}): ModelDriver {
   if (
     typeof languageModel !== "object" ||
     languageModel === null ||
@@ -27,7 +30,8 @@ export function createAiSdkDriver(languageModel: LanguageModelV3): ModelDriver {
       "languageModel must be an AI SDK language model object implementing specification v3",
     );
   }
-  return {
+  const settings = retrySettings(options);
+  const driver: ModelDriver = {
     model: languageModel.modelId,
     async generate(input: ModelInput): Promise<ModelTurn> {
       throwIfAborted(input.signal);
@@ -41,6 +45,7 @@ export function createAiSdkDriver(languageModel: LanguageModelV3): ModelDriver {
       return streamTurn(languageModel, input);
     },
   };
+  return withRetries(driver, settings);
 }
 
 async function* streamTurn(

@@ -1,4 +1,5 @@
 import { ToolnexusError } from "../../errors";
+import { retryAfterMs } from "../with-retries";
 
 const BODY_EXCERPT_LENGTH = 500;
 
@@ -18,8 +19,13 @@ export function fromAiSdkError(error: unknown, signal?: AbortSignal): ToolnexusE
   const status = numberField(error, "statusCode") ?? numberField(error, "status");
   if (status !== undefined) {
     const body = stringField(error, "responseBody");
-    const options: { status: number; body?: string; cause: unknown } = { status, cause: error };
+    const options: { status: number; body?: string; retryAfterMs?: number; cause: unknown } = {
+      status,
+      cause: error,
+    };
     if (body !== undefined) options.body = body.slice(0, BODY_EXCERPT_LENGTH);
+    const retryAfter = retryAfterMs(headerField(error, "retry-after"));
+    if (retryAfter !== undefined) options.retryAfterMs = retryAfter;
     return new ToolnexusError("provider:http", `The provider answered HTTP ${status}: ${message}`, options);
   }
   // The AI SDK reports an unreachable endpoint as a retryable API call error that has no status.
@@ -45,4 +51,13 @@ function stringField(value: unknown, key: string): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const field = (value as Record<string, unknown>)[key];
   return typeof field === "string" ? field : undefined;
+}
+
+/** A response header of an API call error; the AI SDK keeps them lower-cased in `responseHeaders`. */
+function headerField(error: unknown, name: string): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const headers = (error as { responseHeaders?: unknown }).responseHeaders;
+  if (typeof headers !== "object" || headers === null) return undefined;
+  const value = (headers as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : undefined;
 }

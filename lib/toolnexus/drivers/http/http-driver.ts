@@ -1,6 +1,7 @@
 import { ToolnexusError } from "../../errors";
 import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn } from "../../types";
-import { fetchWithRetry, type OpenResponse } from "./fetch-with-retry";
+import { type RetryOptions, retrySettings, withRetries } from "../with-retries";
+import { type OpenResponse, openResponse } from "./open-response";
 import { parseSse, SseLineTooLongError } from "./sse";
 import { anthropicWire } from "./wire/anthropic";
 import { openAiWire } from "./wire/openai";
@@ -9,7 +10,7 @@ import type { WireFormat } from "./wire/wire-format";
 
 export type WireStyle = "openai" | "anthropic";
 
-export interface HttpDriverOptions {
+export interface HttpDriverOptions extends RetryOptions {
   baseUrl: string;
   style: WireStyle;
   model: string;
@@ -18,10 +19,6 @@ export interface HttpDriverOptions {
   fetch?: typeof fetch;
   /** Sent with every request, after (and so overriding) the style's own headers. */
   headers?: Record<string, string>;
-  /** Extra attempts after a 429, a 5xx or a network failure. Default 2. */
-  retries?: number;
-  /** First backoff step; doubles per attempt, with jitter. Default 250. */
-  retryBaseMs?: number;
   /**
    * Per attempt: bounds a whole JSON call, and for a stream the wait for its first byte and
    * every gap between chunks after that. Default 60000.
@@ -41,7 +38,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
   const fetchFn = options.fetch ?? globalThis.fetch;
 
   const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> =>
-    fetchWithRetry({
+    openResponse({
       url,
       init: {
         method: "POST",
@@ -51,13 +48,12 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
         ),
       },
       fetch: fetchFn,
-      retries: settings.retries,
-      retryBaseMs: settings.retryBaseMs,
       timeoutMs: settings.timeoutMs,
       signal: input.signal,
     });
 
-  return {
+  // One attempt per call; withRetries decides whether a failed one is tried again.
+  const driver: ModelDriver = {
     model: options.model,
 
     async generate(input: ModelInput): Promise<ModelTurn> {
@@ -104,6 +100,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
       }
     },
   };
+  return withRetries(driver, settings);
 }
 
 // Header names are case-insensitive; without this an "Authorization" override would be sent
@@ -143,19 +140,15 @@ function validate(options: HttpDriverOptions) {
   if (typeof options.model !== "string" || options.model === "") {
     throw new ToolnexusError("config:invalid", "A model name is required");
   }
-  const retries = options.retries ?? 2;
-  const retryBaseMs = options.retryBaseMs ?? 250;
+  const retry = retrySettings(options);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxTokens = options.maxTokens ?? 4096;
-  if (!Number.isInteger(retries) || retries < 0) throw invalid("retries must be a non-negative integer");
-  if (!Number.isFinite(retryBaseMs) || retryBaseMs < 0)
-    throw invalid("retryBaseMs must be a non-negative number");
   // setTimeout fires at once for delays beyond a signed 32-bit millisecond count.
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
     throw invalid("timeoutMs must be a positive number of milliseconds below 2^31");
   }
   if (!Number.isInteger(maxTokens) || maxTokens <= 0) throw invalid("maxTokens must be a positive integer");
-  return { retries, retryBaseMs, timeoutMs, maxTokens };
+  return { ...retry, timeoutMs, maxTokens };
 }
 
 function invalid(message: string): ToolnexusError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isToolnexusError } from "../../errors";
+import { isToolnexusError, ToolnexusError } from "../../errors";
 import { collectAll } from "../../testing/collect-all";
 import type { Message, ModelInput } from "../../types";
 import { createInProcessDriver, type InProcessPart } from "./in-process-driver";
@@ -164,5 +164,23 @@ describe("createInProcessDriver", () => {
 
   it("refuses a missing generate function", () => {
     expect(() => createInProcessDriver({ model: "demo" } as never)).toThrow(/generate function/);
+  });
+
+  it("retries a generate function that fails the way a provider does, like every driver", async () => {
+    let calls = 0;
+    const generate = () => {
+      calls += 1;
+      if (calls === 1) throw new ToolnexusError("provider:http", "busy", { status: 503, retryAfterMs: 0 });
+      return { text: "second try" };
+    };
+    expect((await createInProcessDriver({ model: "demo", generate }).generate(ask())).text).toBe(
+      "second try",
+    );
+    expect(calls).toBe(2);
+
+    calls = 0;
+    const once = createInProcessDriver({ model: "demo", generate, retries: 0 });
+    expect(isToolnexusError(await once.generate(ask()).catch((e: unknown) => e), "provider:http")).toBe(true);
+    expect(calls).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { ToolnexusError } from "../../errors";
 import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../types";
+import { type RetryOptions, retrySettings, withRetries } from "../with-retries";
 
 export interface InProcessToolCall {
   /** Generated as `call-<turn>-<i>` when absent (turn = assistant turns so far + 1, i from 1). */
@@ -26,7 +27,7 @@ export type InProcessGenerate = (
   input: ModelInput,
 ) => InProcessReply | Promise<InProcessReply | AsyncIterable<InProcessPart>> | AsyncIterable<InProcessPart>;
 
-export interface InProcessDriverOptions {
+export interface InProcessDriverOptions extends RetryOptions {
   model: string;
   generate: InProcessGenerate;
 }
@@ -44,6 +45,7 @@ export function createInProcessDriver(options: InProcessDriverOptions): ModelDri
     );
   }
   const { model, generate } = options;
+  const settings = retrySettings(options);
 
   async function* stream(input: ModelInput): AsyncGenerator<ModelStreamPart> {
     throwIfAborted(input.signal);
@@ -86,7 +88,7 @@ export function createInProcessDriver(options: InProcessDriverOptions): ModelDri
     yield { type: "turn", turn: toModelTurn(folded, turnNumber) };
   }
 
-  return {
+  const driver: ModelDriver = {
     model,
     async generate(input: ModelInput): Promise<ModelTurn> {
       let last: ModelTurn | undefined;
@@ -97,6 +99,8 @@ export function createInProcessDriver(options: InProcessDriverOptions): ModelDri
     },
     stream,
   };
+  // A generate function that calls a service can fail the way a provider does; it is retried alike.
+  return withRetries(driver, settings);
 }
 
 function toModelTurn(reply: InProcessReply, turnNumber: number): ModelTurn {

@@ -1,16 +1,12 @@
 import { ToolnexusError } from "../../errors";
+import { retryAfterMs } from "../with-retries";
 
-export interface FetchWithRetryOptions {
+export interface OpenResponseOptions {
   url: string;
   init: Omit<RequestInit, "signal">;
   fetch: typeof fetch;
-  retries: number;
-  retryBaseMs: number;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Replaceable so tests can observe the chosen delays without waiting for them. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
 }
 
 /**
@@ -31,70 +27,46 @@ export interface OpenResponse {
 }
 
 const BODY_EXCERPT_CHARS = 500;
-const MAX_BACKOFF_MS = 30_000;
-// A server asking for a longer pause than this is better reported than waited on.
-const MAX_RETRY_AFTER_MS = 60_000;
 
-export async function fetchWithRetry(options: FetchWithRetryOptions): Promise<OpenResponse> {
-  const sleep = options.sleep ?? abortableSleep;
-  const random = options.random ?? Math.random;
-  for (let attempt = 0; ; attempt++) {
-    if (options.signal?.aborted) throw abortedError(options.signal);
-    const live = startAttempt(options.timeoutMs, options.signal);
-    let response: Response;
-    try {
-      response = await untilAborted(
-        options.fetch(options.url, { ...options.init, signal: live.signal }),
-        live,
-      );
-    } catch (error) {
-      const failure = live.fail(error);
-      live.close();
-      if (failure.code === "provider:network" && attempt < options.retries) {
-        await sleep(backoffMs(options.retryBaseMs, attempt, random), options.signal);
-        continue;
-      }
-      throw failure;
-    }
-
-    if (response.ok) return live.open(response);
-
-    let excerpt: string;
-    try {
-      excerpt = await untilAborted(readExcerpt(response), live);
-    } catch (error) {
-      const failure = live.fail(error);
-      live.close();
-      if (failure.code !== "provider:network") throw failure;
-      excerpt = "";
-    }
+/**
+ * One attempt at a provider call, bounded by `timeoutMs`. Anything but a 2xx becomes a
+ * `provider:http` error carrying the status, a body excerpt and the Retry-After the provider
+ * sent; whether to try again is decided by the caller (see `withRetries`).
+ */
+export async function openResponse(options: OpenResponseOptions): Promise<OpenResponse> {
+  if (options.signal?.aborted) throw abortedError(options.signal);
+  const live = startAttempt(options.timeoutMs, options.signal);
+  let response: Response;
+  try {
+    response = await untilAborted(options.fetch(options.url, { ...options.init, signal: live.signal }), live);
+  } catch (error) {
+    const failure = live.fail(error);
     live.close();
-    const failure = new ToolnexusError(
-      "provider:http",
-      `Provider responded with HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`,
-      { status: response.status, body: excerpt },
-    );
-    if (!isRetryableStatus(response.status) || attempt >= options.retries) throw failure;
-    const retryAfter = retryAfterMs(response.headers.get("retry-after"));
-    if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) throw failure;
-    await sleep(retryAfter ?? backoffMs(options.retryBaseMs, attempt, random), options.signal);
+    throw failure;
   }
-}
 
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
+  if (response.ok) return live.open(response);
 
-/** Exponential growth with "equal jitter": half the step is fixed, half random, so bursts spread. */
-export function backoffMs(baseMs: number, attempt: number, random: () => number = Math.random): number {
-  const step = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
-  return Math.round(step / 2 + (random() * step) / 2);
-}
-
-/** Only the delta-seconds form; an HTTP-date falls back to our own backoff. */
-export function retryAfterMs(header: string | null): number | undefined {
-  if (header === null || !/^\s*\d+(\.\d+)?\s*$/.test(header)) return undefined;
-  return Math.round(Number(header) * 1000);
+  let excerpt: string;
+  try {
+    excerpt = await untilAborted(readExcerpt(response), live);
+  } catch (error) {
+    const failure = live.fail(error);
+    live.close();
+    if (failure.code !== "provider:network") throw failure;
+    excerpt = "";
+  }
+  live.close();
+  const retryAfter = retryAfterMs(response.headers.get("retry-after"));
+  throw new ToolnexusError(
+    "provider:http",
+    `Provider responded with HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`,
+    {
+      status: response.status,
+      body: excerpt,
+      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+    },
+  );
 }
 
 interface Attempt {
@@ -186,21 +158,6 @@ async function readExcerpt(response: Response): Promise<string> {
     await reader.cancel().catch(() => {});
   }
   return text.trim().slice(0, BODY_EXCERPT_CHARS);
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortedError(signal));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function abortedError(signal: AbortSignal | undefined): ToolnexusError {
