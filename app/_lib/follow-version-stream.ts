@@ -1,3 +1,4 @@
+import { EventSourceParserStream } from "eventsource-parser/stream";
 import { vi } from "vitest";
 import { type EventBus, RESYNC_NOTICE } from "@/lib/engine/event-bus";
 import type { VersionStreamOptions } from "./open-version-stream";
@@ -7,27 +8,15 @@ import type { ThreadOwnerCache } from "./thread-owner-cache";
 
 export type Sse = { event: string; data: string };
 
-/** Reads server-sent events one at a time, skipping comment lines; null once the stream ends. */
+/** Reads server-sent events one at a time (comments and events without data skipped); null once the stream ends. */
 export function sseReader(body: ReadableStream<Uint8Array>): () => Promise<Sse | null> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
+  // The decoder takes any BufferSource, bytes included; the DOM types cannot say so for a pipe.
+  const decode = new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>;
+  const events = body.pipeThrough(decode).pipeThrough(new EventSourceParserStream()).getReader();
   return async () => {
-    for (;;) {
-      const cut = buffer.indexOf("\n\n");
-      if (cut !== -1) {
-        const lines = buffer.slice(0, cut).split("\n");
-        buffer = buffer.slice(cut + 2);
-        const field = (name: string) =>
-          lines.find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
-        const data = field("data");
-        if (data !== undefined) return { event: field("event") ?? "message", data };
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buffer += decoder.decode(value, { stream: true });
-    }
+    const { value, done } = await events.read();
+    if (done) return null;
+    return { event: value.event ?? "message", data: value.data };
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appErrorCode } from "@/app/_lib/app-error-code";
+import { type Sse, sseReader } from "@/app/_lib/follow-version-stream";
 import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
@@ -14,34 +15,19 @@ withTestEngine((started) => ({ db, engine } = started));
 
 type Chunk = { type: string; [key: string]: unknown };
 
-/** Reads SSE `data:` lines as chunks until `until` matches one (inclusive) or the stream ends. */
+/** Reads the stream's events as chunks until `until` matches one (inclusive) or the stream ends. */
 async function readChunks(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  next: () => Promise<Sse | null>,
   until: (chunk: Chunk) => boolean = () => false,
 ): Promise<Chunk[]> {
-  const decoder = new TextDecoder();
   const chunks: Chunk[] = [];
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return chunks;
-    buffer += decoder.decode(value, { stream: true });
-    let cut = buffer.indexOf("\n\n");
-    while (cut !== -1) {
-      const frame = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      cut = buffer.indexOf("\n\n");
-      const data = frame
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("");
-      if (!data || data === "[DONE]") continue;
-      const chunk = JSON.parse(data) as Chunk;
-      chunks.push(chunk);
-      if (until(chunk)) return chunks;
-    }
+  for (let event = await next(); event; event = await next()) {
+    if (event.data === "[DONE]") continue;
+    const chunk = JSON.parse(event.data) as Chunk;
+    chunks.push(chunk);
+    if (until(chunk)) return chunks;
   }
+  return chunks;
 }
 
 /** Parks a run of `owner` on `text`, then opens the thread's stream as its owner would. */
@@ -52,7 +38,7 @@ async function followParkedRun(owner: SessionUser, text: string) {
     { actor: owner, input: { threadId }, signal: controller.signal },
     { engine, db },
   );
-  return { controller, reader: response.body!.getReader() };
+  return { controller, reader: sseReader(response.body!) };
 }
 
 describe("openRunStream", () => {
@@ -67,7 +53,7 @@ describe("openRunStream", () => {
     const response = await openRunStream({ actor: user, input: { threadId, runId } }, { engine, db });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-    const chunks = await readChunks(response.body!.getReader());
+    const chunks = await readChunks(sseReader(response.body!));
     expect(chunks[0]).toEqual({ type: "start", messageId: `run-${runId}` });
     expect(chunks.at(-1)).toEqual({ type: "finish" });
     const tool = chunks.filter((c) => c.type === "data-tool").at(-1);

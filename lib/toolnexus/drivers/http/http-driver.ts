@@ -2,7 +2,7 @@ import { ToolnexusError } from "../../errors";
 import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn } from "../../types";
 import { type RetryOptions, retrySettings, withRetries } from "../with-retries";
 import { type OpenResponse, openResponse } from "./open-response";
-import { parseSse, SseLineTooLongError } from "./sse";
+import { parseSse, SseBufferOverflowError } from "./sse";
 import { anthropicWire } from "./wire/anthropic";
 import { openAiWire } from "./wire/openai";
 import { excerptOf } from "./wire/wire-errors";
@@ -91,7 +91,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
         yield* wire.decodeStream(events);
       } catch (error) {
         if (error instanceof ToolnexusError && !open.signal.aborted) throw error;
-        if (error instanceof SseLineTooLongError && !open.signal.aborted) {
+        if (error instanceof SseBufferOverflowError && !open.signal.aborted) {
           throw new ToolnexusError("provider:malformed_sse", error.message, { cause: error });
         }
         throw open.fail(error);

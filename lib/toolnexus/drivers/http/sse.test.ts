@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSse, type SseEvent, SseLineTooLongError } from "./sse";
+import { type ParseSseOptions, parseSse, SseBufferOverflowError, type SseEvent } from "./sse";
 
 const encoder = new TextEncoder();
 
@@ -17,11 +17,16 @@ function streamOf(chunks: Array<string | Uint8Array>, onCancel?: (reason: unknow
   });
 }
 
-async function collect(stream: ReadableStream<Uint8Array>): Promise<SseEvent[]> {
+async function collectWith(
+  stream: ReadableStream<Uint8Array>,
+  options: ParseSseOptions,
+): Promise<SseEvent[]> {
   const events: SseEvent[] = [];
-  for await (const event of parseSse(stream)) events.push(event);
+  for await (const event of parseSse(stream, options)) events.push(event);
   return events;
 }
+
+const collect = (stream: ReadableStream<Uint8Array>) => collectWith(stream, {});
 
 describe("parseSse", () => {
   it("splits events on blank lines and keeps event names and ids", async () => {
@@ -115,17 +120,25 @@ describe("parseSse", () => {
     expect(cancelReason).toBeInstanceOf(Error);
   });
 
-  it("refuses to buffer an endless line", async () => {
+  it("refuses to buffer an endless line or event", async () => {
     const run = collect(streamOf(["data: ", "x".repeat(40), "y".repeat(40)]));
     await expect(
       (async () => {
         for await (const _ of parseSse(streamOf(["data: ", "x".repeat(40), "y".repeat(40)]), {
-          maxLineLength: 64,
+          maxBufferSize: 64,
         })) {
           // drain
         }
       })(),
-    ).rejects.toBeInstanceOf(SseLineTooLongError);
+    ).rejects.toBeInstanceOf(SseBufferOverflowError);
     expect(await run).toEqual([{ data: `${"x".repeat(40)}${"y".repeat(40)}` }]);
+  });
+
+  it("refuses an event that never ends, even when each of its lines is short", async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `data: line ${i}\n`);
+    await expect(collectWith(streamOf(lines), { maxBufferSize: 64 })).rejects.toBeInstanceOf(
+      SseBufferOverflowError,
+    );
+    expect(await collectWith(streamOf([...lines, "\n"]), { maxBufferSize: 1024 })).toHaveLength(1);
   });
 });

@@ -1,10 +1,14 @@
-// Server-sent events as the HTML living standard defines them, decoded incrementally so a
-// long stream never sits in memory: only the current line and the current event are kept.
+import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
+
+// Server-sent events from a provider's response body, read incrementally: eventsource-parser
+// does the parsing, this adds what a model call needs around it (abort, a heartbeat per chunk,
+// a bound on what one event may buffer, and the last event id carried forward).
 
 export interface SseEvent {
   /** The `event:` field; absent means the default "message" type. */
   event?: string;
   data: string;
+  /** The last event id the stream set, as the standard's `lastEventId`. */
   id?: string;
 }
 
@@ -13,25 +17,25 @@ export interface ParseSseOptions {
   signal?: AbortSignal;
   /** Called for every chunk that arrives, before it is parsed (used as an idle heartbeat). */
   onChunk?: () => void;
-  /** A single line longer than this is treated as a broken stream rather than buffered forever. */
-  maxLineLength?: number;
+  /** An event (or a line) buffering more characters than this is a broken stream, not data. */
+  maxBufferSize?: number;
 }
 
-export class SseLineTooLongError extends Error {
+export class SseBufferOverflowError extends Error {
   constructor(limit: number) {
-    super(`An SSE line exceeded ${limit} characters`);
-    this.name = "SseLineTooLongError";
+    super(`An SSE event exceeded ${limit} characters`);
+    this.name = "SseBufferOverflowError";
   }
 }
 
-const DEFAULT_MAX_LINE = 16 * 1024 * 1024;
+const DEFAULT_MAX_BUFFER = 16 * 1024 * 1024;
 
 export async function* parseSse(
   stream: ReadableStream<Uint8Array>,
   options: ParseSseOptions = {},
 ): AsyncGenerator<SseEvent> {
   const { signal, onChunk } = options;
-  const maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE;
+  const maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_BUFFER;
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   const onAbort = () => {
@@ -39,40 +43,32 @@ export async function* parseSse(
   };
   signal?.addEventListener("abort", onAbort, { once: true });
 
-  let buffer = "";
-  // A chunk may end between "\r" and "\n"; remember it so the "\n" is not read as a blank line.
-  let pendingCr = false;
-  let data: string[] = [];
-  let eventType: string | undefined;
+  const ready: SseEvent[] = [];
+  let overflow: ParseError | undefined;
   let lastId: string | undefined;
+  const parser = createParser({
+    maxBufferSize,
+    onId: (id) => {
+      lastId = id;
+    },
+    onEvent: (message: EventSourceMessage) => {
+      const event: SseEvent = { data: message.data };
+      if (message.event !== undefined) event.event = message.event;
+      if (lastId !== undefined) event.id = lastId;
+      ready.push(event);
+    },
+    // Unknown fields and bad `retry` values are ignored, as the standard says; only a stream
+    // that would buffer without end is an error.
+    onError: (error) => {
+      if (error.type === "max-buffer-size-exceeded") overflow = error;
+    },
+  });
+  const feed = (text: string) => {
+    parser.feed(text);
+    if (overflow) throw new SseBufferOverflowError(maxBufferSize);
+  };
+
   let finished = false;
-
-  const takeEvent = (): SseEvent | undefined => {
-    if (data.length === 0) {
-      eventType = undefined;
-      return undefined;
-    }
-    const event: SseEvent = { data: data.join("\n") };
-    if (eventType !== undefined) event.event = eventType;
-    if (lastId !== undefined) event.id = lastId;
-    data = [];
-    eventType = undefined;
-    return event;
-  };
-
-  const processLine = (line: string): SseEvent | undefined => {
-    if (line === "") return takeEvent();
-    if (line.startsWith(":")) return undefined;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") data.push(value);
-    else if (field === "event") eventType = value;
-    else if (field === "id" && !value.includes("\0")) lastId = value;
-    return undefined;
-  };
-
   try {
     if (signal?.aborted) throw signal.reason;
     while (true) {
@@ -80,37 +76,14 @@ export async function* parseSse(
       if (signal?.aborted) throw signal.reason;
       if (done) break;
       onChunk?.();
-      // What is left in the buffer holds no line break, so scanning resumes where it stopped.
-      const scanned = buffer.length;
-      buffer += decoder.decode(value, { stream: true });
-      let start = 0;
-      if (pendingCr && buffer.charCodeAt(scanned) === 10) start = scanned + 1;
-      pendingCr = false;
-
-      for (let i = Math.max(start, scanned); i < buffer.length; i++) {
-        const ch = buffer.charCodeAt(i);
-        if (ch !== 10 && ch !== 13) continue;
-        const event = processLine(buffer.slice(start, i));
-        if (ch === 13) {
-          if (i + 1 === buffer.length) pendingCr = true;
-          else if (buffer.charCodeAt(i + 1) === 10) i++;
-        }
-        start = i + 1;
-        if (event) yield event;
-      }
-      buffer = buffer.slice(start);
-      if (buffer.length > maxLine) throw new SseLineTooLongError(maxLine);
+      feed(decoder.decode(value, { stream: true }));
+      yield* ready.splice(0);
     }
-    buffer += decoder.decode();
     finished = true;
     // The standard drops an unterminated final event; servers that omit the last blank line
     // are common enough that delivering it is the more useful reading.
-    if (buffer !== "") {
-      const event = processLine(buffer);
-      if (event) yield event;
-    }
-    const last = takeEvent();
-    if (last) yield last;
+    feed(`${decoder.decode()}\n\n`);
+    yield* ready.splice(0);
   } finally {
     signal?.removeEventListener("abort", onAbort);
     if (!finished) await reader.cancel().catch(() => {});
