@@ -7,6 +7,10 @@ export default defineConfig({
       { find: /^@\//, replacement: `${path.resolve(import.meta.dirname)}/` },
       { find: /^toolnexus$/, replacement: path.resolve(import.meta.dirname, "lib/toolnexus/index.ts") },
       {
+        find: /^toolnexus\/backoff$/,
+        replacement: path.resolve(import.meta.dirname, "lib/toolnexus/backoff.ts"),
+      },
+      {
         find: /^toolnexus\/testing$/,
         replacement: path.resolve(import.meta.dirname, "lib/toolnexus/testing/index.ts"),
       },

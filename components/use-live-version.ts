@@ -2,14 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { reconnectDelayMs } from "./reconnect-delay";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
 // EventSource retries a dropped connection by itself, but gives up for good on an error
 // status (a 502 while the server restarts, a 401 once the session lapsed); then we open a
-// new one, waiting longer each time.
-const FIRST_REOPEN_MS = 2_000;
-const LAST_REOPEN_MS = 60_000;
+// new one, waiting longer each time (`reconnectDelayMs`, as the chat does).
 
 /**
  * Keeps a server-rendered page current: follows a version stream (`openVersionStream`) at
@@ -30,12 +29,12 @@ export function useLiveVersion(url: string, pageVersion: string): LiveState {
   useEffect(() => {
     let source: EventSource | undefined;
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-    let reopenMs = FIRST_REOPEN_MS;
+    let failures = 0;
 
     // `version` opens every connection, `changed` follows each change: either way, a version
     // the page does not show means the page is behind, including changes missed while away.
     const onVersion = (event: MessageEvent<string>) => {
-      reopenMs = FIRST_REOPEN_MS;
+      failures = 0;
       setState("live");
       if (event.data === known.current) return;
       known.current = event.data;
@@ -51,8 +50,8 @@ export function useLiveVersion(url: string, pageVersion: string): LiveState {
         setState("reconnecting");
         if (next.readyState !== EventSource.CLOSED) return;
         next.close();
-        reopenTimer = setTimeout(open, reopenMs);
-        reopenMs = Math.min(reopenMs * 2, LAST_REOPEN_MS);
+        reopenTimer = setTimeout(open, reconnectDelayMs(failures));
+        failures += 1;
       };
       source = next;
     };

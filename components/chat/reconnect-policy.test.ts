@@ -4,7 +4,6 @@ import {
   connectionNotice,
   GIVE_UP_AFTER_FAILURES,
   isConnectionLoss,
-  reattachDelayMs,
   shouldKeepTrying,
   shouldReattach,
 } from "./reconnect-policy";
@@ -62,22 +61,6 @@ describe("shouldReattach", () => {
   it("does not reattach after an answer that asking again cannot change", () => {
     expect(shouldReattach({ kind: "failed", error: new StreamResponseError(401, "") }, true)).toBe(false);
     expect(shouldReattach({ kind: "failed", error: new Error("The run failed.") }, true)).toBe(false);
-  });
-});
-
-describe("reattachDelayMs", () => {
-  const middle = () => 0.5;
-
-  it("doubles from half a second and stays at ten", () => {
-    const delays = [0, 1, 2, 3, 4, 5, 6, 9].map((failures) => reattachDelayMs(failures, middle));
-    expect(delays).toEqual([500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000, 10_000]);
-  });
-
-  it("spreads each wait by at most a fifth either way", () => {
-    expect(reattachDelayMs(0, () => 0)).toBe(400);
-    expect(reattachDelayMs(0, () => 1)).toBe(600);
-    expect(reattachDelayMs(8, () => 0)).toBe(8_000);
-    expect(reattachDelayMs(8, () => 1)).toBe(12_000);
   });
 });
 

@@ -1,13 +1,12 @@
 import { StreamResponseError } from "./stream-response-error";
 
-// When and how often the chat reattaches to a run whose stream was lost. Pure, so the rules
-// are tested on their own; the timers and browser events live in useReconnectingChat.
+// When and how often the chat reattaches to a run whose stream was lost (the wait between tries
+// is `reconnectDelayMs`). Pure, so the rules are tested on their own; the timers and browser
+// events live in useReconnectingChat.
 
 /** How one stream request ended. */
 export type StreamEnd = { kind: "finished" } | { kind: "aborted" } | { kind: "failed"; error: unknown };
 
-const FIRST_DELAY_MS = 500;
-const MAX_DELAY_MS = 10_000;
 /** Failed reattaches after which the view stops saying "Reconnecting…" and shows an alert. */
 export const ALERT_AFTER_FAILURES = 4;
 /** Failed reattaches after which only Retry, going online or returning to the tab try again. */
@@ -43,15 +42,6 @@ export function shouldReattach(end: StreamEnd, runIsLive: boolean): boolean {
     case "failed":
       return isConnectionLoss(end.error);
   }
-}
-
-/**
- * The wait before the next reattach, after `failures` failed ones in a row: 0.5 s, 1 s, 2 s, …
- * up to 10 s. `random` spreads the attempts of many viewers after a server restart by ±20 %.
- */
-export function reattachDelayMs(failures: number, random: () => number = Math.random): number {
-  const base = Math.min(FIRST_DELAY_MS * 2 ** Math.max(0, failures), MAX_DELAY_MS);
-  return Math.round(base * (0.8 + 0.4 * random()));
 }
 
 /** Whether to keep reattaching on a timer after `failures` failed reattaches in a row. */

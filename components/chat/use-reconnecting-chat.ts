@@ -3,11 +3,11 @@
 import { Chat, type UseChatHelpers, useChat } from "@ai-sdk/react";
 import { useEffect, useState } from "react";
 import type { ChatMessage } from "@/lib/domain/chat-message";
+import { reconnectDelayMs } from "../reconnect-delay";
 import { isLiveRun, lastRun } from "./last-run";
 import {
   type ConnectionNotice,
   connectionNotice,
-  reattachDelayMs,
   type StreamEnd,
   shouldKeepTrying,
   shouldReattach,
@@ -121,7 +121,7 @@ function createReconnector({
     if (!lost || !navigator.onLine || !shouldKeepTrying(lost.failures)) return;
     timer = setTimeout(() => {
       if (navigator.onLine) reattachNow();
-    }, reattachDelayMs(lost.failures));
+    }, reconnectDelayMs(lost.failures));
   };
 
   return {
