@@ -1,0 +1,114 @@
+import { listDueRequests } from "@/lib/db/requests";
+import { claimLapsedRun, listOrphanedRuns, renewRunLeases } from "@/lib/db/run-leases";
+import type { AnswerDeps } from "./answer-request";
+import type { DriveDeps } from "./drive-run";
+import { expireRequest } from "./expire-request";
+import { leaseUntil, type RunLauncher, reportEngineError } from "./run-launcher";
+
+export interface RunTimerIntervals {
+  /** How often expired requests are swept. */
+  expiryMs: number;
+  /** How often runs nobody is driving are looked for. */
+  recoveryMs: number;
+}
+
+/**
+ * What the engine does by the clock: answer requests whose time is up, take over runs whose
+ * process died (their lease lapsed, or they were parked with every request settled), and renew
+ * the leases of the runs driven here.
+ */
+export interface RunTimers {
+  /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
+  expireDueRequests(): Promise<number>;
+  /** Takes over runs nobody is driving; returns how many. */
+  recoverRuns(): Promise<number>;
+  /** Runs one recovery and one expiry sweep, then repeats all three on their intervals. */
+  start(): Promise<void>;
+  stop(): void;
+}
+
+export function createRunTimers({
+  deps,
+  answerDeps,
+  launcher,
+  intervals,
+}: {
+  deps: DriveDeps;
+  answerDeps: AnswerDeps;
+  launcher: RunLauncher;
+  intervals: RunTimerIntervals;
+}): RunTimers {
+  const { db, instanceId, leaseMs } = deps;
+  let timers: NodeJS.Timeout[] = [];
+
+  const expireDueRequests = async () => {
+    let expired = 0;
+    for (const due of await listDueRequests({ db, now: new Date() })) {
+      if (await expireRequest(answerDeps, due)) expired += 1;
+    }
+    return expired;
+  };
+
+  const recoverRuns = async () => {
+    let taken = 0;
+    for (const run of await listOrphanedRuns({ db, now: new Date() })) {
+      if (launcher.stopping || launcher.isLive(run.id)) continue;
+      if (run.status === "pending") {
+        launcher.resumeWhenReady(run.id);
+        continue;
+      }
+      const now = new Date();
+      if (
+        await claimLapsedRun({
+          db,
+          runId: run.id,
+          leaseOwner: instanceId,
+          leaseExpiresAt: leaseUntil(leaseMs),
+          now,
+        })
+      ) {
+        taken += 1;
+        launcher.continueRun(run.id);
+      }
+    }
+    return taken;
+  };
+
+  // A task still busy when its next tick comes skips that tick rather than running twice.
+  const every = (ms: number, task: () => Promise<unknown>) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      task()
+        .catch(reportEngineError)
+        .finally(() => {
+          busy = false;
+        });
+    }, ms);
+    timers.push(timer);
+  };
+
+  return {
+    expireDueRequests,
+    recoverRuns,
+    async start() {
+      await recoverRuns();
+      await expireDueRequests();
+      every(intervals.expiryMs, expireDueRequests);
+      every(intervals.recoveryMs, recoverRuns);
+      every(Math.max(50, Math.floor(leaseMs / 3)), () =>
+        renewRunLeases({
+          db,
+          leaseOwner: instanceId,
+          runIds: launcher.liveRunIds(),
+          leaseExpiresAt: leaseUntil(leaseMs),
+        }),
+      );
+    },
+    stop() {
+      for (const timer of timers) clearInterval(timer);
+      timers = [];
+    },
+  };
+}
