@@ -1,7 +1,7 @@
 import { AppNav } from "@/components/app-nav";
 import type { ModelLabel } from "@/components/model-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
-import { getPageUser } from "@/lib/auth/page-guards";
+import { getPageUser } from "@/lib/auth/guards";
 import { signOutAction } from "./login/actions";
 
 // The page shell reads the session and the model configuration here, so the header component

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { getAppServices } from "@/app/_lib/app-services";
-import { requireUser } from "@/lib/auth/require-user";
+import { requireUser } from "@/lib/auth/guards";
 import { cancelChatRun } from "./_lib/cancel-chat-run";
 import { createChatThread } from "./_lib/create-chat-thread";
 import { startChatRun } from "./_lib/start-chat-run";

@@ -1,5 +1,5 @@
 import { getAppServices } from "@/app/_lib/app-services";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageUser } from "@/lib/auth/guards";
 import { listThreadsWithStatusByOwner } from "@/lib/db/threads-with-status";
 import { ThreadSidebar } from "./_lib/thread-sidebar";
 

@@ -2,7 +2,7 @@
 
 import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { getAppServices } from "@/app/_lib/app-services";
-import { requireRole } from "@/lib/auth/require-role";
+import { requireRole } from "@/lib/auth/guards";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { answerMany } from "./_lib/answer-many";
 

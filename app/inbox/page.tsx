@@ -2,7 +2,7 @@ import Link from "next/link";
 import { getAppServices } from "@/app/_lib/app-services";
 import type { InboxItem } from "@/components/inbox/inbox-item";
 import { InboxLiveStatus } from "@/components/inbox/inbox-live-status";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageUser } from "@/lib/auth/guards";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { hasRole } from "@/lib/domain/roles";

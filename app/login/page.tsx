@@ -3,8 +3,8 @@ import { redirect } from "next/navigation";
 import { listOAuthProviders } from "@/lib/auth/auth-config";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "@/lib/auth/demo-accounts";
 import { isDemoMode } from "@/lib/auth/demo-mode";
+import { getPageUser } from "@/lib/auth/guards";
 import { safeCallbackPath } from "@/lib/auth/login-input";
-import { getPageUser } from "@/lib/auth/page-guards";
 import { signInWithProvider } from "./actions";
 import { LoginForm } from "./login-form";
 

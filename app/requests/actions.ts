@@ -2,7 +2,7 @@
 
 import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { getAppServices } from "@/app/_lib/app-services";
-import { requireUser } from "@/lib/auth/require-user";
+import { requireUser } from "@/lib/auth/guards";
 import { submitAnswer } from "./_lib/submit-answer";
 
 /** Answers one parked request; the run resumes on the server once its turn is complete. */

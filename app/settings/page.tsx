@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { RoleBadge } from "@/components/role-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageUser } from "@/lib/auth/guards";
 
 export const metadata: Metadata = { title: "Settings · toolnexus" };
 

@@ -6,7 +6,7 @@ import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { upsertUserByEmail } from "@/lib/db/users";
 import { isAppError } from "@/lib/errors";
 import { createAuthConfig, listOAuthProviders } from "./auth-config";
-import { ensureRole } from "./ensure-role";
+import { ensureRole } from "./guards";
 import { userFromSession } from "./session-user";
 import { hashPassword } from "./verify-credentials";
 

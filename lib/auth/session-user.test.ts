@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import { type AppError, isAppError } from "@/lib/errors";
-import { ensureRole } from "./ensure-role";
+import { ensureRole } from "./guards";
 import { userFromSession } from "./session-user";
 
 function thrown(fn: () => unknown): AppError {

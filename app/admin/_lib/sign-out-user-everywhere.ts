@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
-import { ensureRole } from "@/lib/auth/ensure-role";
+import { ensureRole } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { revokeUserSessionsById } from "@/lib/db/session-versions";

@@ -1,7 +1,7 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { AdminPagination } from "@/components/admin/admin-pagination";
 import { AdminTabs } from "@/components/admin/admin-tabs";
-import { requirePageRole } from "@/lib/auth/page-guards";
+import { requirePageRole } from "@/lib/auth/guards";
 import { listActiveRunsPage } from "@/lib/db/active-runs-page";
 import { ADMIN_PAGE_SIZE, pageSearch, parsePage } from "../_lib/admin-filters";
 import { AdminRunTable } from "./admin-run-table";

@@ -1,7 +1,7 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { AdminPagination } from "@/components/admin/admin-pagination";
 import { AdminTabs } from "@/components/admin/admin-tabs";
-import { requirePageRole } from "@/lib/auth/page-guards";
+import { requirePageRole } from "@/lib/auth/guards";
 import { countAdmins } from "@/lib/db/user-roles";
 import { listUsersPage } from "@/lib/db/users-page";
 import { ADMIN_PAGE_SIZE, parseUserFilters, userSearch } from "../_lib/admin-filters";

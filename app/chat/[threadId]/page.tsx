@@ -1,6 +1,6 @@
 import { forbidden, notFound } from "next/navigation";
 import { getAppServices } from "@/app/_lib/app-services";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageUser } from "@/lib/auth/guards";
 import { getActiveRunByThread } from "@/lib/db/runs";
 import { listThreadsWithStatusByOwner } from "@/lib/db/threads-with-status";
 import { isAppError } from "@/lib/errors";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { ensureRole } from "@/lib/auth/ensure-role";
+import { ensureRole } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { BulkOutcome } from "@/lib/domain/inbox";

@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { loginPathFor } from "@/lib/auth/page-guards";
+import { loginPathFor } from "@/lib/auth/guards";
 
 /**
  * A signed-out visit to an OAuth route signs in first and then comes back to the very same

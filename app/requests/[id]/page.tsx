@@ -2,7 +2,7 @@ import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
 import { getAppServices } from "@/app/_lib/app-services";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageUser } from "@/lib/auth/guards";
 import { getUserById } from "@/lib/db/users";
 import { isAppError } from "@/lib/errors";
 import { toRequestView } from "../_lib/to-request-view";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
-import { requireUser } from "@/lib/auth/require-user";
+import { requireUser } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type DisconnectOutcome, disconnectProvider } from "@/lib/oauth/disconnect-provider";

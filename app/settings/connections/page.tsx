@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageUser } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db/client";
 import { listOAuthConnectionsByUser } from "@/lib/db/oauth-connections";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";

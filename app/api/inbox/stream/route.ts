@@ -1,6 +1,6 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { openInboxStream } from "@/app/inbox/_lib/open-inbox-stream";
-import { requireUser } from "@/lib/auth/require-user";
+import { requireUser } from "@/lib/auth/guards";
 import { toPublicError } from "@/lib/errors";
 
 // Open for as long as the inbox is; never cache or prerender it.

@@ -1,6 +1,6 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { openThreadsStream } from "@/app/chat/_lib/open-threads-stream";
-import { requireUser } from "@/lib/auth/require-user";
+import { requireUser } from "@/lib/auth/guards";
 import { toPublicError } from "@/lib/errors";
 
 // Open for as long as a chat page is; never cache or prerender it.

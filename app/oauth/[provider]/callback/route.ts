@@ -1,6 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getAppServices } from "@/app/_lib/app-services";
-import { getPageUser } from "@/lib/auth/page-guards";
+import { getPageUser } from "@/lib/auth/guards";
 import { completeAuthorization } from "@/lib/oauth/complete-authorization";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { oauthErrorResponse } from "../../_lib/oauth-error-response";

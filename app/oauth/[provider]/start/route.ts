@@ -1,6 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { z } from "zod";
-import { getPageUser } from "@/lib/auth/page-guards";
+import { getPageUser } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db/client";
 import { beginAuthorization } from "@/lib/oauth/begin-authorization";
 import { OAuthError } from "@/lib/oauth/oauth-error";

@@ -1,6 +1,6 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { openRunStream } from "@/app/chat/_lib/open-run-stream";
-import { requireUser } from "@/lib/auth/require-user";
+import { requireUser } from "@/lib/auth/guards";
 import { toPublicError } from "@/lib/errors";
 
 // The stream follows a run for as long as it lasts; never cache or prerender it.
