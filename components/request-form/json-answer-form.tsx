@@ -6,8 +6,20 @@ import type { SubmitAnswer } from "./request-view";
 import { SubmitStatus } from "./submit-status";
 import { useAnswerSubmit } from "./use-answer-submit";
 
-/** Fallback for request kinds this app does not know: the answer is any JSON object. */
-export function JsonAnswerForm({ submit, onSent }: { submit: SubmitAnswer; onSent?: () => void }) {
+/**
+ * Fallback for request kinds this app does not know, and for forms it cannot draw: the answer
+ * is any JSON object (the server still checks it against the request's schema).
+ */
+export function JsonAnswerForm({
+  submit,
+  onSent,
+  declinable = false,
+}: {
+  submit: SubmitAnswer;
+  onSent?: () => void;
+  /** Offer a Decline button next to Send (an MCP server's form may be turned down). */
+  declinable?: boolean;
+}) {
   const { state, send, busy } = useAnswerSubmit(submit, onSent);
   const [text, setText] = useState("{}");
   const [error, setError] = useState<string | null>(null);
@@ -44,6 +56,16 @@ export function JsonAnswerForm({ submit, onSent }: { submit: SubmitAnswer; onSen
       <button type="submit" className="button" disabled={busy}>
         Send answer
       </button>
+      {declinable && (
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy}
+          onClick={() => void send({ ok: false, reason: "declined" })}
+        >
+          Decline
+        </button>
+      )}
       <SubmitStatus state={state} />
     </form>
   );

@@ -4,12 +4,15 @@ import type { RequestView } from "@/lib/domain/request-view";
 import { AnsweredRequest } from "./answered-request";
 import { ApprovalForm } from "./approval-form";
 import { AuthorizationNotice } from "./authorization-notice";
+import { ElicitationForm } from "./elicitation-form";
 import { followableUrl } from "./followable-url";
 import { JsonAnswerForm } from "./json-answer-form";
+import { mcpElicitationOf } from "./mcp-elicitation";
 import { readQuestions } from "./question-answer";
 import { QuestionForm } from "./question-form";
 import type { SubmitAnswer } from "./request-view";
 import { SchemaRequestForm } from "./schema-request-form";
+import { UrlElicitation } from "./url-elicitation";
 
 interface RequestFormProps {
   view: RequestView;
@@ -34,6 +37,28 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
   const { request } = view;
   if (request.kind === "approval") {
     return <ApprovalForm data={request.data} args={view.args} submit={submit} onSent={onSent} />;
+  }
+  const elicitation = mcpElicitationOf(request);
+  if (elicitation?.mode === "url") {
+    return (
+      <UrlElicitation
+        prompt={request.prompt}
+        url={request.url}
+        server={elicitation.server}
+        submit={submit}
+        onSent={onSent}
+      />
+    );
+  }
+  if (elicitation?.mode === "form") {
+    return (
+      <ElicitationForm
+        schema={request.data?.schema}
+        server={elicitation.server}
+        submit={submit}
+        onSent={onSent}
+      />
+    );
   }
   if (request.kind === "authorization") {
     const host = typeof request.data?.host === "string" ? request.data.host : undefined;

@@ -1,7 +1,7 @@
 "use client";
 
 import Form from "@rjsf/core";
-import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
+import type { ErrorSchema, RJSFSchema, UiSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import type { ReactNode } from "react";
 import { issuesToErrorSchema } from "./issues-to-error-schema";
@@ -9,6 +9,8 @@ import type { SubmitState } from "./use-answer-submit";
 
 interface SchemaAnswerFormProps {
   schema: Record<string, unknown>;
+  /** Widget choices, e.g. checkboxes for a multi-select list. */
+  uiSchema?: Record<string, unknown>;
   initial?: Record<string, unknown>;
   state: SubmitState;
   disabled: boolean;
@@ -24,6 +26,7 @@ interface SchemaAnswerFormProps {
  */
 export function SchemaAnswerForm({
   schema,
+  uiSchema,
   initial,
   state,
   disabled,
@@ -38,6 +41,7 @@ export function SchemaAnswerForm({
   return (
     <Form
       schema={schema as RJSFSchema}
+      uiSchema={uiSchema as UiSchema | undefined}
       validator={validator}
       initialFormData={initial}
       idPrefix={idPrefix}
