@@ -1,6 +1,8 @@
 // Plain-language requests the offline demo model understands. Deterministic on purpose:
 // the same sentence always leads to the same tool call, so demos and tests are repeatable.
 
+import { type McpIntent, parseMcpIntent } from "./demo-mcp-intent";
+
 export type DemoIntent =
   | { kind: "deploy"; args: { service: string; version: string; environment: "staging" | "production" } }
   | { kind: "refund"; args: { orderId: string; amount: number; reason?: string } }
@@ -10,6 +12,7 @@ export type DemoIntent =
       args: { questions: Array<{ question: string; header?: string; options?: string[] }> };
     }
   | { kind: "balance" }
+  | McpIntent
   | { kind: "help" };
 
 const DEFAULT_SERVICE = "web";
@@ -17,6 +20,7 @@ const DEFAULT_SERVICE = "web";
 export function parseDemoIntent(text: string): DemoIntent {
   const message = text.trim();
   return (
+    parseMcpIntent(message) ??
     parseDeploy(message) ??
     parseRefund(message) ??
     parseFlight(message) ??

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { InProcessPart, Message, ModelInput } from "toolnexus";
+import type { InProcessPart, Message, ModelInput, ToolSpec } from "toolnexus";
 import { type DemoIntent, parseDemoIntent } from "./demo-intent";
+import { TICKET_TOOLS } from "./demo-mcp-intent";
 import { composeReply, latestToolResults } from "./demo-reply";
 
 export const DEMO_MODEL_NAME = "toolnexus-demo";
@@ -16,6 +17,30 @@ export const DEMO_HELP = [
   "• “ask me a question”",
   "• “what's my balance”",
 ].join("\n");
+
+/** The tools the demo model has words for; any other tool came from an MCP server. */
+const OWN_TOOLS = new Set(["deploy", "refund", "book_flight", "question", BALANCE_TOOL_NAME]);
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0]?.trim() ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** Help, with the MCP tools this run has: the ticket tracker's sentences, then every tool by name. */
+export function demoHelp(tools: ToolSpec[]): string {
+  const names = new Set(tools.map((tool) => tool.name));
+  const mcp = tools.filter((tool) => !OWN_TOOLS.has(tool.name));
+  if (mcp.length === 0) return DEMO_HELP;
+  const lines = [DEMO_HELP];
+  if (names.has(TICKET_TOOLS.list)) lines.push("• “list my tickets”");
+  if (names.has(TICKET_TOOLS.delete)) lines.push("• “delete ticket 7” (destructive: needs a reviewer)");
+  if (names.has(TICKET_TOOLS.open))
+    lines.push("• “open a ticket” (the ticket server asks you for the details)");
+  lines.push("", "Tools from MCP servers, which I call by name (“call <tool> {json arguments}”):");
+  for (const tool of mcp)
+    lines.push(`• ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ""}`);
+  return lines.join("\n");
+}
 
 function lastUserText(messages: Message[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -49,6 +74,8 @@ function plan(
       return { preface: "I have a question for you.", tool: "question", args: intent.args };
     case "balance":
       return { preface: "Checking your balance.", tool: BALANCE_TOOL_NAME, args: {} };
+    case "call":
+      return { preface: intent.preface, tool: intent.tool, args: intent.args };
     case "help":
       return undefined;
   }
@@ -105,7 +132,8 @@ async function* generateDemoTurn(input: ModelInput, delayMs: number): AsyncGener
       yield { type: "usage", usage: { promptTokens, completionTokens: estimateTokens(step.preface) + 8 } };
       return;
     }
-    text = step ? `The ${step.tool} tool is not available in this workspace.\n\n${DEMO_HELP}` : DEMO_HELP;
+    const help = demoHelp(input.tools);
+    text = step ? `The ${step.tool} tool is not available in this workspace.\n\n${help}` : help;
   }
 
   yield* paced(toDeltas(text), delayMs, input.signal);
