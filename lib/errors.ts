@@ -16,6 +16,11 @@ export const appErrorCatalog = {
   "not_found:run": { status: 404, message: "This run does not exist." },
   "not_found:thread": { status: 404, message: "This chat does not exist." },
   "not_found:user": { status: 404, message: "This user does not exist." },
+  "not_found:mcp_server": { status: 404, message: "This MCP server does not exist (any more)." },
+  "conflict:mcp_server_name": {
+    status: 409,
+    message: "A server with this name already exists. Choose another name.",
+  },
   "conflict:answer": { status: 409, message: "This request has already been answered." },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },

@@ -8,7 +8,11 @@ export type AuditAction =
   | "request.cancelled"
   | "run.cancelled"
   | "user.role_changed"
-  | "user.sessions_revoked";
+  | "user.sessions_revoked"
+  | "mcp_server.added"
+  | "mcp_server.disabled"
+  | "mcp_server.enabled"
+  | "mcp_server.removed";
 
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({
@@ -22,7 +26,7 @@ export async function recordAuditEntry({
   tx: DbTx;
   actorId: string | null;
   action: AuditAction;
-  targetType: "request" | "run" | "user";
+  targetType: "request" | "run" | "user" | "mcp_server";
   targetId: string;
   detail?: Record<string, unknown>;
 }): Promise<void> {
