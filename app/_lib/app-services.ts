@@ -3,12 +3,15 @@ import { randomUUID } from "node:crypto";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import { formatDecline } from "@/lib/agent/format-decline";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
+import { createAppMcpPool, mcpConfigPath } from "@/lib/agent/mcp/app-mcp-pool";
+import type { McpPool } from "@/lib/agent/mcp/mcp-pool";
 import { type Db, getDb } from "@/lib/db/client";
 import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
+import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
 export interface AppServices {
@@ -18,6 +21,8 @@ export interface AppServices {
   bus: EventBus;
   /** Whose thread a notice is about, so the live streams check only for their own viewer's. */
   threadOwners: ThreadOwnerCache;
+  /** The process's MCP connections, shared by every run and shown at /admin/tools. */
+  mcp: McpPool;
 }
 
 type ServicesGlobal = typeof globalThis & { __toolnexusServices?: Promise<AppServices> };
@@ -30,15 +35,22 @@ async function build(): Promise<AppServices> {
     provider === "postgres"
       ? await createPostgresEventBus({ connectionString: url, instanceId })
       : createMemoryEventBus();
+  const configFile = mcpConfigPath();
+  const mcp = createAppMcpPool({
+    db,
+    keys: () => getOAuthRuntime().keys,
+    ...(configFile ? { configFile } : {}),
+  });
   const engine = createEngine({
     db,
     bus,
     instanceId,
     createClient: () => getAgentClient({ loop: { formatDecline } }),
-    createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
+    createToolkit: async ({ userId, runId }) =>
+      createAgentToolkit({ userId, runId, mcpTools: await mcp.tools() }),
   });
   await engine.start();
-  return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }) };
+  return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }
 
 /**

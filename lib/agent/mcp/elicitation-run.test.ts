@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
+import { formatDecline } from "@/lib/agent/format-decline";
+import { getAgentClient } from "@/lib/agent/get-agent-client";
+import { createThread } from "@/lib/db/chat-threads";
+import type { Db } from "@/lib/db/client";
+import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
+import { createEngine } from "@/lib/engine/create-engine";
+import type { Engine } from "@/lib/engine/engine-types";
+import { createMemoryEventBus } from "@/lib/engine/event-bus";
+import { toPublicError } from "@/lib/errors";
+import { checkServerEntry, connectWithLibrary } from "./library-connection";
+import { createMcpPool, type McpPool } from "./mcp-pool";
+
+// The app's whole path for an MCP form elicitation: the demo model calls the demo tracker's
+// open_ticket, the server asks for the details, the run parks on an `input` request, and the
+// owner's answer goes through engine.answerRequest like every other answer.
+
+const root = path.resolve(import.meta.dirname, "../../..");
+let database: TestDatabase;
+let db: Db;
+let stateDir: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase("sqlite");
+  db = database.db as Db;
+  stateDir = mkdtempSync(path.join(tmpdir(), "toolnexus-tickets-"));
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** One app process: its own pool (and so its own tracker child process) and engine. */
+function startProcess(name: string): { engine: Engine; pool: McpPool; stop: () => Promise<void> } {
+  const entry = checkServerEntry("tickets", {
+    command: process.execPath,
+    args: [
+      "--import",
+      "tsx",
+      path.join(root, "scripts/demo-mcp-server.ts"),
+      "--state",
+      path.join(stateDir, "t.json"),
+    ],
+    cwd: root,
+  });
+  const pool = createMcpPool({
+    connect: connectWithLibrary,
+    loadServers: async () => ({
+      servers: [{ name: "tickets", origin: "config", status: "enabled", entry, key: "tickets" }],
+    }),
+  });
+  const bus = createMemoryEventBus();
+  const engine = createEngine({
+    db,
+    bus,
+    instanceId: `${name}-${process.pid}`,
+    createClient: () =>
+      getAgentClient({
+        config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
+        loop: { formatDecline },
+      }),
+    createToolkit: async ({ userId, runId }) =>
+      createAgentToolkit({ userId, runId, balance: false, mcpTools: await pool.tools() }),
+    textFlushMs: 0,
+  });
+  return {
+    engine,
+    pool,
+    stop: async () => {
+      await engine.idle();
+      await engine.stop();
+      await pool.close();
+      await bus.close();
+    },
+  };
+}
+
+let users = 0;
+async function openTicketRun(engine: Engine) {
+  users += 1;
+  const owner = { id: `owner-${users}`, role: "user" as const };
+  await db.user.create({ data: { ...owner, email: `owner-${users}@example.test` } });
+  const { id: threadId } = await createThread({ db, userId: owner.id });
+  const { runId } = await engine.startRun({ threadId, userId: owner.id, message: "open a ticket" });
+  await engine.idle();
+  const request = await db.request.findFirstOrThrow({ where: { runId } });
+  return { owner, runId, threadId, request };
+}
+
+/** What answering may change: the request, the run, and the thread's events. */
+async function stateOf(runId: string, threadId: string) {
+  return {
+    requests: await db.request.findMany({ where: { runId }, select: { status: true, answer: true } }),
+    run: await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } }),
+    events: await db.event.count({ where: { threadId } }),
+  };
+}
+
+async function lastReply(threadId: string): Promise<string> {
+  const finished = await db.event.findFirst({
+    where: { threadId, type: "run_finished" },
+    orderBy: { seq: "desc" },
+  });
+  return String((finished?.payload as { text?: string } | null)?.text ?? "");
+}
+
+describe("an MCP form elicitation in the app", () => {
+  it("parks as the owner's input request, refuses an answer that fails the requested schema, then completes", async () => {
+    const app = startProcess("one");
+    try {
+      const { owner, runId, threadId, request } = await openTicketRun(app.engine);
+      expect(request).toMatchObject({
+        kind: "input",
+        audience: "owner",
+        status: "open",
+        toolName: "tickets_open_ticket",
+      });
+      const payload = request.payload as {
+        prompt: string;
+        data: { schema: unknown; mcp: Record<string, unknown> };
+      };
+      expect(payload.prompt).toBe("Which ticket should be opened?");
+      expect(payload.data.mcp).toMatchObject({ server: "tickets", tool: "open_ticket", mode: "form" });
+
+      const before = await stateOf(runId, threadId);
+      for (const data of [{ title: "no" }, { title: "Printer on fire", priority: "urgent" }]) {
+        const refused = await app.engine
+          .answerRequest({ requestId: request.id, actor: owner, answer: { ok: true, data } })
+          .then(() => null, toPublicError);
+        expect(refused).toMatchObject({ code: "invalid:answer" });
+        expect(refused?.issues.length).toBeGreaterThan(0);
+        expect(await stateOf(runId, threadId)).toEqual(before);
+      }
+
+      await app.engine.answerRequest({
+        requestId: request.id,
+        actor: owner,
+        answer: { ok: true, data: { title: "Printer on fire", priority: "high" } },
+      });
+      await app.engine.idle();
+      expect((await stateOf(runId, threadId)).run.status).toBe("done");
+      expect(await lastReply(threadId)).toMatch(/Opened #\d+ \[open\] \(high\) Printer on fire/);
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
+  it("is answered after the process that parked it is gone: a new process replays the answer to the server", async () => {
+    const first = startProcess("first");
+    let parked: Awaited<ReturnType<typeof openTicketRun>>;
+    try {
+      parked = await openTicketRun(first.engine);
+    } finally {
+      // Its tracker child process and the open call go with it.
+      await first.stop();
+    }
+    const second = startProcess("second");
+    try {
+      const { owner, runId, threadId, request } = parked;
+      await second.engine.answerRequest({
+        requestId: request.id,
+        actor: owner,
+        answer: { ok: true, data: { title: "Answered after a restart", priority: "low" } },
+      });
+      await second.engine.idle();
+      expect((await stateOf(runId, threadId)).run.status).toBe("done");
+      expect(await lastReply(threadId)).toMatch(/Opened #\d+ \[open\] \(low\) Answered after a restart/);
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});
