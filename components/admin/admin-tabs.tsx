@@ -3,6 +3,7 @@ import Link from "next/link";
 const TABS = [
   { href: "/admin/users", label: "Users" },
   { href: "/admin/runs", label: "Runs" },
+  { href: "/admin/tools", label: "Tools" },
 ] as const;
 
 /** The admin section's own navigation, under its page title. */

@@ -1,0 +1,158 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import type { FieldIssue } from "@/lib/errors";
+import { addMcpServerAction } from "./actions";
+
+interface HeaderDraft {
+  key: number;
+  name: string;
+  value: string;
+}
+
+const fieldLabel: Record<string, string> = { "/name": "Name", "/url": "URL", "/headers": "Headers" };
+
+function issueText(issue: FieldIssue): string {
+  const header = /^\/headers\/(\d+)\/(name|value)$/.exec(issue.path);
+  if (header) return `Header ${Number(header[1]) + 1} ${header[2]}: ${issue.message}`;
+  return `${fieldLabel[issue.path] ?? issue.path}: ${issue.message}`;
+}
+
+/** Adds a remote server. Header values are write-only: once saved they are never shown again. */
+export function AddServerForm() {
+  const router = useRouter();
+  const id = useId();
+  const [name, setName] = useState("");
+  const [url, setUrl] = useState("");
+  const [headers, setHeaders] = useState<HeaderDraft[]>([]);
+  const [nextKey, setNextKey] = useState(1);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<
+    { ok: true; text: string } | { ok: false; text: string; issues: FieldIssue[] } | null
+  >(null);
+
+  const setHeader = (key: number, change: Partial<HeaderDraft>) =>
+    setHeaders((list) => list.map((header) => (header.key === key ? { ...header, ...change } : header)));
+
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setOutcome(null);
+    const result = await addMcpServerAction({
+      name,
+      url,
+      headers: headers.map((header) => ({ name: header.name, value: header.value })),
+    }).catch(() => null);
+    setBusy(false);
+    if (!result)
+      return setOutcome({ ok: false, text: "The server could not be added. Please try again.", issues: [] });
+    if (!result.ok) return setOutcome({ ok: false, text: result.error.message, issues: result.error.issues });
+    setOutcome({ ok: true, text: `Added ${result.value.name}.` });
+    setName("");
+    setUrl("");
+    setHeaders([]);
+    router.refresh();
+  };
+
+  return (
+    <form className="admin-server-form stack" onSubmit={onSubmit} aria-labelledby={`${id}-title`} noValidate>
+      <h3 id={`${id}-title`}>Add a remote server</h3>
+      <label>
+        Name
+        <input
+          name="name"
+          value={name}
+          required
+          maxLength={40}
+          autoComplete="off"
+          disabled={busy}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </label>
+      <label>
+        URL (Streamable HTTP or SSE endpoint)
+        <input
+          name="url"
+          type="url"
+          value={url}
+          required
+          placeholder="https://example.com/mcp"
+          autoComplete="off"
+          disabled={busy}
+          onChange={(event) => setUrl(event.target.value)}
+        />
+      </label>
+      {headers.map((header, index) => (
+        <fieldset key={header.key} className="admin-server-header">
+          <legend>Header {index + 1}</legend>
+          <label>
+            Header name
+            <input
+              value={header.name}
+              placeholder="Authorization"
+              autoComplete="off"
+              disabled={busy}
+              onChange={(event) => setHeader(header.key, { name: event.target.value })}
+            />
+          </label>
+          <label>
+            Header value
+            <input
+              type="password"
+              value={header.value}
+              autoComplete="new-password"
+              disabled={busy}
+              onChange={(event) => setHeader(header.key, { value: event.target.value })}
+            />
+          </label>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={busy}
+            onClick={() => setHeaders((list) => list.filter((item) => item.key !== header.key))}
+          >
+            Remove header {index + 1}
+          </button>
+        </fieldset>
+      ))}
+      <p className="muted">
+        Header values (an API key, a bearer token) are stored encrypted and never shown again.
+      </p>
+      <div className="admin-cell-actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy}
+          onClick={() => {
+            setHeaders((list) => [...list, { key: nextKey, name: "", value: "" }]);
+            setNextKey(nextKey + 1);
+          }}
+        >
+          Add a header
+        </button>
+        <button type="submit" className="button" disabled={busy}>
+          Add server
+        </button>
+      </div>
+      {outcome?.ok && (
+        <p role="status" className="alert alert-info">
+          {outcome.text}
+        </p>
+      )}
+      {outcome && !outcome.ok && (
+        <div role="alert" className="alert alert-error">
+          <p>{outcome.text}</p>
+          {outcome.issues.length > 0 && (
+            <ul>
+              {outcome.issues.map((issue) => (
+                <li key={`${issue.path}:${issue.message}`}>{issueText(issue)}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
