@@ -5,7 +5,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+// The app starts the project's demo MCP server (a ticket tracker) from this config file; set
+// TOOLNEXUS_MCP_CONFIG to use your own servers instead, or empty for none.
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  TOOLNEXUS_MCP_CONFIG: process.env.TOOLNEXUS_MCP_CONFIG ?? "mcp.demo.json",
+};
 const port = env.PORT || "3000";
 
 function step(title, command, args) {
@@ -34,7 +40,10 @@ step("Building the app", "npx", ["next", "build"]);
 // Each server gets a process group of its own, so stopping it also stops what npx started.
 const serve = (args) => spawn("npx", args, { stdio: "inherit", env, detached: true });
 const children = [serve(["tsx", "scripts/demo-oauth-provider.ts"]), serve(["next", "start", "-p", port])];
-console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)\n`);
+console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
+if (env.TOOLNEXUS_MCP_CONFIG)
+  console.log(`  MCP servers from ${env.TOOLNEXUS_MCP_CONFIG} (see /admin/tools)`);
+console.log("");
 
 let stopping = false;
 function stopAll(code) {

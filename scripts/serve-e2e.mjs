@@ -1,7 +1,8 @@
 // The end-to-end test server: build (unless E2E_SKIP_BUILD=1), migrate the run's fresh
 // database, seed the demo accounts, then serve. Plain Node so it needs nothing but npm's bin.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: "inherit" });
@@ -19,6 +20,18 @@ if (process.env.E2E_SKIP_BUILD !== "1") {
   else run("npx", ["next", "build"]);
 }
 if (process.env.E2E_DATA_DIR) mkdirSync(process.env.E2E_DATA_DIR, { recursive: true });
+
+// The demo MCP server as the quick start has it, keeping its tickets in this run's data folder
+// so the browser tests never touch the demo's own.
+if (process.env.E2E_DATA_DIR && process.env.TOOLNEXUS_MCP_CONFIG === undefined) {
+  const demo = JSON.parse(readFileSync("mcp.demo.json", "utf8"));
+  const tickets = demo.mcpServers.tickets;
+  const state = tickets.args.indexOf("--state");
+  tickets.args[state + 1] = path.join(process.env.E2E_DATA_DIR, "demo-tickets.json");
+  const file = path.join(process.env.E2E_DATA_DIR, "mcp.json");
+  writeFileSync(file, JSON.stringify(demo, null, 2));
+  process.env.TOOLNEXUS_MCP_CONFIG = file;
+}
 run("npx", ["prisma", "migrate", "deploy"]);
 run("npm", ["run", "--silent", "db:seed"]);
 
