@@ -2,6 +2,7 @@ import type { BenchSection } from "./bench-section";
 import { durableParkResumeSection } from "./durable-park-resume-section";
 import { inboxAtScaleSection } from "./inbox-at-scale-section";
 import { loopOverheadSection } from "./loop-overhead-section";
+import { mcpSection } from "./mcp-section";
 import { memoryAtRestSection } from "./memory-at-rest-section";
 import { memoryParkedSection } from "./memory-parked-section";
 import { suspensionSection } from "./suspension-section";
@@ -14,4 +15,5 @@ export const sections: BenchSection[] = [
   durableParkResumeSection,
   memoryParkedSection,
   inboxAtScaleSection,
+  mcpSection,
 ];

@@ -61,6 +61,8 @@ export class McpServerConnection {
 
   private async doConnect(): Promise<void> {
     this.state = "connecting";
+    // The close callback may fire before connectServer returns (a server dying mid-handshake).
+    let opened: OpenConnection | undefined;
     try {
       const open = await connectServer(this.config, {
         clientName: this.options.clientName,
@@ -71,8 +73,9 @@ export class McpServerConnection {
           this.tools = tools;
           this.onToolsChanged();
         },
-        onClose: () => this.lost(open),
+        onClose: () => this.lost(opened),
       });
+      opened = open;
       if (this.closed) {
         await open.close();
         return;
@@ -90,7 +93,8 @@ export class McpServerConnection {
   }
 
   private lost(open: OpenConnection | undefined): void {
-    if (open !== undefined && this.open !== open) return;
+    // Only the current connection's end matters; one replaced meanwhile is history.
+    if (open === undefined || this.open !== open) return;
     this.open = undefined;
     if (this.closed) return;
     this.state = "failed";
