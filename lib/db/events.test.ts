@@ -6,14 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "./client";
 import type { DbClient } from "./db-types";
 import { appendEvents, appendRunEvents, listEventsAfterSeq } from "./events";
+import { migrateDatabase } from "./migrate-database";
 import { createTempDatabase } from "./temp-database";
 import { createHeldRun, seedPeople } from "./testing/seed-people";
-import {
-  applyMigrations,
-  createTestDatabase,
-  type TestDatabase,
-  type TestProvider,
-} from "./testing/test-database";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 import { engineTransaction } from "./transaction-options";
 
 const counterMigration = "20261130011140_thread_last_event_seq";
@@ -186,7 +182,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the event counter migration
   it("starts every thread's counter at its highest stored seq", async () => {
     const temp = await createTempDatabase({ provider });
     try {
-      await applyMigrations(provider, temp.url, (name) => name < counterMigration);
+      await migrateDatabase({ url: temp.url, before: counterMigration });
       const insert = [
         `INSERT INTO "User" ("id", "role", "createdAt", "updatedAt") VALUES ('u1', 'user', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
         `INSERT INTO "Thread" ("id", "userId", "title", "createdAt", "updatedAt") VALUES ('t-busy', 'u1', '', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP), ('t-empty', 'u1', '', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
@@ -203,7 +199,8 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the event counter migration
         for (const sql of insert) await client.query(sql);
         await client.end();
       }
-      await applyMigrations(provider, temp.url, (name) => name === counterMigration);
+      const { applied } = await migrateDatabase({ url: temp.url });
+      expect(applied[0]).toBe(counterMigration);
 
       const db = createDb({ url: temp.url });
       try {

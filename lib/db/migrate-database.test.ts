@@ -62,6 +62,20 @@ describe.each(["sqlite", "postgres"] as const)("migrateDatabase and the client o
     expect(await migrateDatabase({ url: database.url })).toEqual({ applied: [] });
   });
 
+  it("stops before a given migration, and applies the rest on the next run", async () => {
+    const all = committedMigrations(provider);
+    const cut = all[Math.floor(all.length / 2)]!;
+    const partial = await createTempDatabase({ provider });
+    try {
+      const first = await migrateDatabase({ url: partial.url, before: cut });
+      expect(first.applied).toEqual(all.filter((name) => name < cut));
+      const rest = await migrateDatabase({ url: partial.url });
+      expect(rest.applied).toEqual(all.filter((name) => name >= cut));
+    } finally {
+      await partial.drop();
+    }
+  });
+
   it("round-trips rows, relations and Json through the generated client", async () => {
     db = createDb({ url: database.url });
     const user = await db.user.create({ data: { email: `${provider}@example.test`, name: "Ada" } });

@@ -11,6 +11,11 @@ export type MigrateDatabaseOptions = {
   url?: string;
   /** Project root holding prisma/; defaults to the working directory. */
   root?: string;
+  /**
+   * Applies only the migrations whose folder name sorts before this one, leaving the database as
+   * it was before that migration (a migration's own test seeds such a database, then migrates).
+   */
+  before?: string;
 };
 
 export type MigrateDatabaseResult = { applied: string[] };
@@ -45,16 +50,16 @@ function migrationsDirOf(root: string, provider: ResolvedDatabaseUrl["provider"]
   return path.join(root, provider === "postgres" ? "prisma/postgres/migrations" : "prisma/migrations");
 }
 
-function migrationFolderNames(dir: string): string[] {
+function migrationFolderNames(dir: string, before?: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && (before === undefined || entry.name < before))
     .map((entry) => entry.name)
     .sort((a, b) => a.localeCompare(b));
 }
 
 // The same listing the Prisma CLI sends to the schema engine for `migrate deploy`.
-function readMigrationsList(dir: string): MigrationsList {
+function readMigrationsList(dir: string, names: string[]): MigrationsList {
   const lockPath = path.join(dir, "migration_lock.toml");
   return {
     baseDir: dir,
@@ -63,7 +68,7 @@ function readMigrationsList(dir: string): MigrationsList {
       content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null,
     },
     shadowDbInitScript: "",
-    migrationDirectories: migrationFolderNames(dir).map((name) => {
+    migrationDirectories: names.map((name) => {
       const file = path.join(dir, name, "migration.sql");
       const content = existsSync(file)
         ? ({ tag: "ok", value: readFileSync(file, "utf8") } as const)
@@ -124,10 +129,11 @@ function importEngineModule<T>(root: string, file: string): Promise<T> {
 export async function migrateDatabase({
   url,
   root = process.cwd(),
+  before,
 }: MigrateDatabaseOptions = {}): Promise<MigrateDatabaseResult> {
   const resolved = resolveDatabaseUrl(url ?? process.env.DATABASE_URL);
   const dir = migrationsDirOf(root, resolved.provider);
-  const wanted = migrationFolderNames(dir);
+  const wanted = migrationFolderNames(dir, before);
   const applied = await appliedMigrationNames(resolved);
   if (applied && wanted.every((name) => applied.has(name))) return { applied: [] };
 
@@ -142,7 +148,7 @@ export async function migrateDatabase({
   const session = new EngineSession({ datasource: { url: resolved.url } });
   try {
     const result = await session.call("applyMigrations", {
-      migrationsList: readMigrationsList(dir),
+      migrationsList: readMigrationsList(dir, wanted),
       filters: { externalTables: [], externalEnums: [] },
     });
     return { applied: result.appliedMigrationNames };
