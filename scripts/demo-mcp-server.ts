@@ -30,6 +30,7 @@ const logFile = option("--log");
 const log = (line: string) => {
   if (logFile) appendFileSync(logFile, `${line}\n`);
 };
+process.on("exit", () => log("exit"));
 
 function newServer(): McpServer {
   const server = new McpServer({ name: "toolnexus-demo-tracker", version: "1.0.0" });
