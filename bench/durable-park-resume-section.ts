@@ -7,7 +7,7 @@ const PARK_TARGET_MS = 5;
 const RETRY_TARGET_MS = 10;
 const CONCURRENCY = 32;
 
-/** Issue 6, item 3: park and resume through the engine, on both databases. */
+/** Results 3 in docs/benchmarks.md: park and resume through the engine, on both databases. */
 export const durableParkResumeSection: BenchSection = {
   name: "durable-park-resume",
   title: "Durable park/resume through the engine (SQLite, PostgreSQL)",

@@ -9,7 +9,7 @@ const REQUESTS = 100_000;
 const SMOKE_REQUESTS = 200;
 const FIRST_PAGE_TARGET_MS = 20;
 
-/** Issue 6, item 4: the inbox with 100,000 stored requests. */
+/** Results 4 in docs/benchmarks.md: the inbox with 100,000 stored requests. */
 export const inboxAtScaleSection: BenchSection = {
   name: "inbox-at-scale",
   title: "Inbox at 100,000 stored requests",

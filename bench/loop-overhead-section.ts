@@ -2,7 +2,7 @@ import type { BenchSection } from "./bench-section";
 import { runLoopComparison } from "./loop-comparison";
 import { aiSdkContender, httpFloorContender, toolnexusContender } from "./loop-contenders";
 
-/** Issue 6, item 1: one prompt, two parallel trivial tools, two model round trips. */
+/** Results 1 in docs/benchmarks.md: one prompt, two parallel trivial tools, two model round trips. */
 export const loopOverheadSection: BenchSection = {
   name: "loop-overhead",
   title: "Loop overhead: two parallel tool calls, two model round trips",

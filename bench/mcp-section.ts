@@ -62,7 +62,10 @@ async function measureTransport(kind: McpTransportKind, url: string, iterations:
     const cpu = (index: number) => summarize(samples.get(contenders[index]!.name)!.cpuMs).p50;
     const comparisons: Comparison[] = [
       compare(`toolnexus / ai-sdk, one MCP tool call through the loop (${kind}, wall p50)`, p50(1) / p50(2)),
-      compare(`toolnexus / ai-sdk, one MCP tool call through the loop (${kind}, client CPU p50)`, cpu(1) / cpu(2)),
+      compare(
+        `toolnexus / ai-sdk, one MCP tool call through the loop (${kind}, client CPU p50)`,
+        cpu(1) / cpu(2),
+      ),
       compare(`toolnexus / bare SDK callTool (${kind}, wall p50)`, p50(1) / p50(0)),
     ];
     return { rows, comparisons };
@@ -71,7 +74,7 @@ async function measureTransport(kind: McpTransportKind, url: string, iterations:
   }
 }
 
-/** Issue 9: a trivial MCP tool through the toolnexus loop against the AI SDK's own MCP client. */
+/** Results 6 in docs/benchmarks.md: a trivial MCP tool through the toolnexus loop against the AI SDK's own MCP client. */
 export const mcpSection: BenchSection = {
   name: "mcp",
   title: "MCP: one trivial tool call (reference server's echo) through the loop, stdio and HTTP",

@@ -92,7 +92,7 @@ async function serverRss(): Promise<{ row: ResultRow; note: string } | { skipped
   }
 }
 
-/** Issue 6, item 5 (at rest): what a host pays before any run is parked. */
+/** Results 5 in docs/benchmarks.md (at rest): what a host pays before any run is parked. */
 export const memoryAtRestSection: BenchSection = {
   name: "memory-at-rest",
   title: "Memory at rest",

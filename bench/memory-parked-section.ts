@@ -7,7 +7,7 @@ const RUNS = 10_000;
 // more than this per 10,000 runs would be state kept per parked run.
 const NOISE_BYTES_PER_RUN = 50;
 
-/** Issue 6, item 5 (the rest): what parked runs cost the process that parked them. */
+/** Results 5 in docs/benchmarks.md (parked runs): what parked runs cost the process that parked them. */
 export const memoryParkedSection: BenchSection = {
   name: "memory-parked",
   title: "Memory after parking 10,000 runs through the engine",

@@ -2,7 +2,7 @@ import type { BenchSection } from "./bench-section";
 import { runLoopComparison } from "./loop-comparison";
 import { aiSdkContender, httpFloorContender, toolnexusContender } from "./loop-contenders";
 
-/** Issue 6, item 2: the same scenario with one tool that needs a human answer, answered at once. */
+/** Results 2 in docs/benchmarks.md: the same scenario with one tool that needs a human answer, answered at once. */
 export const suspensionSection: BenchSection = {
   name: "suspension",
   title: "Suspension in-process: one tool suspends and is approved at once",

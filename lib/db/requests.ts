@@ -109,7 +109,7 @@ export async function getBareRequestById({
   return row ? toBareRequest(row) : null;
 }
 
-/** The rows behind a checkpoint's suspended slots, keyed by the §10 request id. */
+/** The rows behind a checkpoint's suspended slots, keyed by the request id on the wire (`Request.id`). */
 export async function listRequestsByWireIds({
   db,
   runId,

@@ -12,7 +12,7 @@ export type Audience = "owner" | "reviewers";
 /** A parked request as the UI shows it. `id` is what `answerRequest` takes. */
 export interface ParkedRequestView {
   id: string;
-  /** The §10 Request exactly as the tool produced it. */
+  /** The suspension contract's Request, exactly as the tool produced it. */
   request: Request;
   runId: string;
   toolCallId: string;

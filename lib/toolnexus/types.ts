@@ -1,4 +1,4 @@
-// Wire shapes of the §10 suspension contract. Keys are fixed across ports: never rename them.
+// Wire shapes of the suspension contract (docs/suspension-contract.md). Keys are fixed across ports: never rename them.
 
 /** What a suspended tool call waits on. Absent optionals are omitted, never null. */
 export interface Request {
