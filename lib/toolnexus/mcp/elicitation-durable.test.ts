@@ -25,7 +25,7 @@ let demoHttp: ServerProcess;
 let everythingHttp: ServerProcess;
 let dir: string;
 beforeAll(async () => {
-  [demoHttp, everythingHttp] = await Promise.all([startDemoHttp(3435), startEverythingHttp(3436)]);
+  [demoHttp, everythingHttp] = await Promise.all([startDemoHttp(), startEverythingHttp()]);
 });
 afterAll(() => Promise.all([demoHttp?.stop(), everythingHttp?.stop()]));
 beforeEach(() => {
@@ -127,7 +127,7 @@ const formAndUrlCalls = ["accept", "decline", "cancel"].flatMap((variant, i) => 
 
 describe.each([
   ["stdio", () => everythingStdio(), () => demoStdio()],
-  ["Streamable HTTP", () => httpConfig(3436), () => httpConfig(3435)],
+  ["Streamable HTTP", () => httpConfig(everythingHttp.port), () => httpConfig(demoHttp.port)],
 ])("across a real restart of the host process (%s)", (_transport, everything, demo) => {
   it("answers, declines and cancels form and URL elicitations of the reference server", async () => {
     const mcpConfig = { mcpServers: { ev: entry(everything()) } };

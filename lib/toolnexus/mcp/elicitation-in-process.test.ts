@@ -16,7 +16,7 @@ import {
 let demoHttp: ServerProcess;
 let everythingHttp: ServerProcess;
 beforeAll(async () => {
-  [demoHttp, everythingHttp] = await Promise.all([startDemoHttp(3433), startEverythingHttp(3434)]);
+  [demoHttp, everythingHttp] = await Promise.all([startDemoHttp(), startEverythingHttp()]);
 });
 afterAll(() => Promise.all([demoHttp?.stop(), everythingHttp?.stop()]));
 
@@ -25,7 +25,7 @@ const formValue = { name: "Ana", check: true, email: "ana@example.com", integer:
 
 describe.each([
   ["stdio", () => demoStdio(), () => everythingStdio()],
-  ["Streamable HTTP", () => httpConfig(3433), () => httpConfig(3434)],
+  ["Streamable HTTP", () => httpConfig(demoHttp.port), () => httpConfig(everythingHttp.port)],
 ])("elicitation through waitFor over %s", (_transport, demo, everything) => {
   let toolkit: Toolkit;
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import type { McpServerConfig } from "./config";
 import {
   demoStdio,
   everythingStdio,
+  freePort,
   httpConfig,
   type ServerProcess,
   startDemoHttp,
@@ -17,9 +18,9 @@ let everythingHttp: ServerProcess;
 let demoSse: ServerProcess;
 beforeAll(async () => {
   [demoHttp, everythingHttp, demoSse] = await Promise.all([
-    startDemoHttp(3430),
-    startEverythingHttp(3431),
-    startDemoHttp(3432, [], "sse"),
+    startDemoHttp(),
+    startEverythingHttp(),
+    startDemoHttp([], "sse"),
   ]);
 });
 afterAll(() => Promise.all([demoHttp?.stop(), everythingHttp?.stop(), demoSse?.stop()]));
@@ -31,7 +32,7 @@ function entry(config: McpServerConfig): Record<string, unknown> {
 
 describe.each([
   ["stdio", () => demoStdio(), () => everythingStdio()],
-  ["Streamable HTTP", () => httpConfig(3430), () => httpConfig(3431)],
+  ["Streamable HTTP", () => httpConfig(demoHttp.port), () => httpConfig(everythingHttp.port)],
 ])("MCP tools over %s", (transport, demo, everything) => {
   let toolkit: Toolkit;
   beforeAll(async () => {
@@ -92,7 +93,7 @@ describe.each([
 describe("MCP servers that misbehave", () => {
   it("falls back to the older SSE transport when a server answers that way", async () => {
     const toolkit = await createToolkit({
-      mcpConfig: { mcpServers: { old: { url: "http://127.0.0.1:3432/mcp" } } },
+      mcpConfig: { mcpServers: { old: { url: `http://127.0.0.1:${demoSse.port}/mcp` } } },
     });
     try {
       expect(toolkit.mcpStatus()).toEqual([
@@ -105,14 +106,15 @@ describe("MCP servers that misbehave", () => {
   });
 
   it("reports unreachable, disabled and malformed servers while the others work", async () => {
+    const unused = await freePort();
     const toolkit = await createToolkit({
       mcpConfig: {
         mcpServers: {
-          gone: { url: "http://127.0.0.1:3439/mcp" },
+          gone: { url: `http://127.0.0.1:${unused}/mcp` },
           nothing: { command: "/nonexistent/server-binary" },
-          off: { url: "http://127.0.0.1:3430/mcp", disabled: true },
+          off: { url: `http://127.0.0.1:${demoHttp.port}/mcp`, disabled: true },
           broken: { url: 42 },
-          demo: { url: "http://127.0.0.1:3430/mcp" },
+          demo: { url: `http://127.0.0.1:${demoHttp.port}/mcp` },
         },
       },
     });
@@ -143,8 +145,8 @@ describe("MCP servers that misbehave", () => {
       extraTools: [clash],
       mcpConfig: {
         mcpServers: {
-          demo: { url: "http://127.0.0.1:3430/mcp" },
-          demo_list: { url: "http://127.0.0.1:3432/mcp" },
+          demo: { url: `http://127.0.0.1:${demoHttp.port}/mcp` },
+          demo_list: { url: `http://127.0.0.1:${demoSse.port}/mcp` },
         },
       },
     });

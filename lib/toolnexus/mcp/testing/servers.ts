@@ -1,7 +1,7 @@
 // Real MCP servers for the tests and the benchmark: the project's demo tracker and the
 // protocol's reference server, as stdio configs or as HTTP processes on a given port.
 import { type ChildProcess, spawn } from "node:child_process";
-import { connect } from "node:net";
+import { type AddressInfo, connect, createServer } from "node:net";
 import path from "node:path";
 import type { McpServerConfig } from "../config";
 
@@ -44,6 +44,15 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** A port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 async function waitForPort(port: number, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -73,7 +82,8 @@ function started(child: ChildProcess, port: number): Promise<ServerProcess> {
 }
 
 /** The demo tracker over Streamable HTTP (`mode: "sse"` serves the older transport instead). */
-export function startDemoHttp(port: number, args: string[] = [], mode: "http" | "sse" = "http") {
+export async function startDemoHttp(args: string[] = [], mode: "http" | "sse" = "http") {
+  const port = await freePort();
   const child = spawn(
     process.execPath,
     ["--import", "tsx", demoScript, `--${mode}`, String(port), "--test-tools", ...args],
@@ -82,7 +92,8 @@ export function startDemoHttp(port: number, args: string[] = [], mode: "http" | 
   return started(child, port);
 }
 
-export function startEverythingHttp(port: number) {
+export async function startEverythingHttp() {
+  const port = await freePort();
   const child = spawn(process.execPath, [everythingScript, "streamableHttp"], {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port) },
