@@ -5,6 +5,8 @@
 // them only on the first page it served left crashed runs stuck and past-due requests open.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { registerTracing, tracingConfigured } = await import("@/app/_lib/register-tracing");
+  if (tracingConfigured(process.env)) await registerTracing(process.env);
   const { migrateDatabase } = await import("@/lib/db/migrate-database");
   const { applied } = await migrateDatabase();
   if (applied.length > 0) console.log(`Database migrated: ${applied.join(", ")}`);

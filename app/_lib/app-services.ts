@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { AGENT_LOOP_OPTIONS } from "@/lib/agent/agent-loop-options";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
-import { formatDecline } from "@/lib/agent/format-decline";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import { createAppMcpPool, mcpConfigPath } from "@/lib/agent/mcp/app-mcp-pool";
 import type { McpPool } from "@/lib/agent/mcp/mcp-pool";
@@ -45,7 +45,7 @@ async function build(): Promise<AppServices> {
     db,
     bus,
     instanceId,
-    createClient: () => getAgentClient({ loop: { formatDecline } }),
+    createClient: () => getAgentClient({ loop: AGENT_LOOP_OPTIONS }),
     createToolkit: async ({ userId, runId }) =>
       createAgentToolkit({ userId, runId, mcpTools: await mcp.tools() }),
   });

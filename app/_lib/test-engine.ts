@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { startChatRun } from "@/app/chat/_lib/start-chat-run";
+import { AGENT_LOOP_OPTIONS } from "@/lib/agent/agent-loop-options";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
-import { formatDecline } from "@/lib/agent/format-decline";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { createThread } from "@/lib/db/chat-threads";
@@ -32,7 +32,7 @@ async function createTestEngine(): Promise<{
     createClient: () =>
       getAgentClient({
         config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
-        loop: { formatDecline },
+        loop: AGENT_LOOP_OPTIONS,
       }),
     createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
     textFlushMs: 0,

@@ -14,6 +14,7 @@ import { readRequest } from "./read-request";
 import { createRunLauncher, leaseUntil } from "./run-launcher";
 import { createRunTimers } from "./run-timers";
 import { subscribeThread } from "./subscribe-thread";
+import { inSpan } from "./tracing";
 
 const startInput = z.object({
   threadId: z.string().min(1).max(200),
@@ -89,7 +90,10 @@ export function createEngine(options: EngineOptions): Engine {
       return { runId };
     },
 
-    answerRequest: (input) => answerRequest(answerDeps, input),
+    answerRequest: (input) =>
+      inSpan("toolnexus.answer", { "toolnexus.request_id": input.requestId }, () =>
+        answerRequest(answerDeps, input),
+      ),
 
     async cancelRun({ runId, actor }) {
       const who = actorInput.safeParse(actor);

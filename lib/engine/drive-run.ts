@@ -8,6 +8,7 @@ import type { AnswerPolicy } from "./answer-policy";
 import type { EngineToolkit, ToolkitContext } from "./engine-types";
 import type { EventBus } from "./event-bus";
 import { createEventWriter, type EventWriter, publishAll } from "./event-writer";
+import { inRunSegment, inSpan } from "./tracing";
 
 export interface DriveDeps {
   db: DbClient;
@@ -84,7 +85,12 @@ function forward(writer: EventWriter, event: StreamEvent): RunResult | undefined
  * until the run parks, ends, fails, or the lease is gone. Progress is stored at every safe
  * point the loop reports, so whoever takes over later starts from there.
  */
-export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void> {
+export function driveRun(deps: DriveDeps, segment: Segment): Promise<void> {
+  const kind = segment.start.kind === "fresh" ? "start" : "resume";
+  return inRunSegment(segment.runId, kind, () => driveSegment(deps, segment));
+}
+
+async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   const { db, bus, instanceId, leaseMs } = deps;
   const { runId, threadId, userId, start } = segment;
   const stop = new AbortController();
@@ -149,7 +155,8 @@ export async function driveRun(deps: DriveDeps, segment: Segment): Promise<void>
     for await (const event of events) result = forward(writer, event) ?? result;
     if (!result) throw new Error("the run ended without a result");
     if (result.status === "pending") {
-      await park(deps, segment, writer, result, result.checkpoint!.messages.length > storedMessages);
+      const withMessages = result.checkpoint!.messages.length > storedMessages;
+      await inSpan("toolnexus.park", {}, () => park(deps, segment, writer, result, withMessages));
     } else await finish(deps, segment, writer, result);
   } catch (error) {
     // A lost lease or a stop means another owner carries on from the stored state.
