@@ -10,7 +10,7 @@ export function tracingConfigured(env: Record<string, string | undefined>): bool
 
 /** Registers the process's tracer provider; `extra` lets tests collect spans in memory. */
 export async function registerTracing(
-  env: NodeJS.ProcessEnv,
+  env: Record<string, string | undefined>,
   extra: Partial<Configuration> = {},
 ): Promise<void> {
   const { registerOTel } = await import("@vercel/otel");
