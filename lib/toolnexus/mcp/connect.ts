@@ -95,12 +95,19 @@ async function openTransport(
 ): Promise<{ client: Client; transport: OpenConnection["transport"] }> {
   if (config.transport === "stdio") {
     const client = newClient(options);
-    await withTimeout(client.connect(stdioTransport(config)), options.timeoutMs, "The server");
+    try {
+      await withTimeout(client.connect(stdioTransport(config)), options.timeoutMs, "The server");
+    } catch (error) {
+      // A handshake that timed out must not leave its child process behind.
+      await client.close().catch(() => {});
+      throw error;
+    }
     return { client, transport: "stdio" };
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
   const client = newClient(options);
+  let first: unknown;
   try {
     await withTimeout(
       client.connect(new StreamableHTTPClientTransport(url, { requestInit })),
@@ -111,13 +118,20 @@ async function openTransport(
   } catch (error) {
     await client.close().catch(() => {});
     if (!answersLikeSseServer(error)) throw error;
+    first = error;
   }
   const sseClient = newClient(options);
-  await withTimeout(
-    sseClient.connect(new SSEClientTransport(url, { requestInit })),
-    options.timeoutMs,
-    "The server",
-  );
+  try {
+    await withTimeout(
+      sseClient.connect(new SSEClientTransport(url, { requestInit })),
+      options.timeoutMs,
+      "The server",
+    );
+  } catch {
+    await sseClient.close().catch(() => {});
+    // Neither transport worked: the Streamable HTTP answer is the one that explains why.
+    throw first;
+  }
   return { client: sseClient, transport: "sse" };
 }
 

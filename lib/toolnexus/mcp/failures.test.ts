@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,6 +54,55 @@ describe("a demo server that crashes or stalls", () => {
     expect(chatty).toMatchObject({ isError: false, output: "waited 3000 ms" });
   });
 });
+
+describe("servers that never become usable", () => {
+  it("gives up on a stdio server that never answers the handshake and ends its process", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "mcp-silent-"));
+    const pidFile = path.join(dir, "pid");
+    const silent = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const toolkit = await createToolkit({
+      mcpConfig: { mcpServers: { silent: { command: process.execPath, args: ["-e", silent] } } },
+      mcp: { connectTimeoutMs: 1500 },
+    });
+    try {
+      expect(toolkit.mcpStatus()).toEqual([
+        { name: "silent", status: "failed", toolCount: 0, error: "The server did not answer within 1500 ms" },
+      ]);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      await expect.poll(() => alive(pid)).toBe(false);
+    } finally {
+      await toolkit.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reports what a URL that is not an MCP endpoint answered", async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end("no such page"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const toolkit = await createToolkit({
+      mcpConfig: { mcpServers: { wrong: { url: `http://127.0.0.1:${port}/nope` } } },
+    });
+    try {
+      const [status] = toolkit.mcpStatus();
+      expect(status).toMatchObject({ name: "wrong", status: "failed" });
+      expect(status!.error).toMatch(/404/);
+      expect(status!.error).not.toMatch(/SSE/);
+    } finally {
+      await toolkit.close();
+      server.close();
+    }
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe("config files", () => {
   let dir: string;

@@ -166,7 +166,10 @@ export class McpServerConnection {
 }
 
 function describeFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : String(error);
+  // The SDK's HTTP errors carry the status apart from their text.
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "number" && code >= 100 && code < 600) message = `${message} (HTTP ${code})`;
   // Connection errors can quote a URL with credentials in it; keep only a line of text.
   return message
     .replace(/\/\/[^/@\s]+@/g, "//")
