@@ -61,7 +61,7 @@ export function answeredOf(ask: Ask, reply: Reply): Answered {
     : { mode: "url", message: ask.message, path: ask.path, reply };
 }
 
-/** The §10 Request for an ask (see ADR 0017 for the shape hosts can rely on). */
+/** The suspension contract's Request for an ask (see ADR 0017 for the shape hosts can rely on). */
 export function elicitationPending(
   ask: Ask,
   meta: Omit<ElicitationMeta, "mode" | "elicitationId" | "path">,
@@ -147,7 +147,7 @@ export function elicitationAnswerProblem(schema: Record<string, unknown>, data: 
 }
 
 /**
- * The §10 answer as MCP's reply: ok → accept (form content = answer.data), "declined" →
+ * The suspension contract's answer as MCP's reply: ok → accept (form content = answer.data), "declined" →
  * decline, anything else (cancelled, expired) → cancel. `problem` is set when an acceptance
  * does not fit the requested schema: the server must not see it.
  */

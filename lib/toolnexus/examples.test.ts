@@ -12,8 +12,17 @@ const examples = readdirSync(path.join(root, "examples"))
 
 // The examples are the published API as users write it: each must run as-is with tsx.
 describe("examples/", () => {
-  it("holds the six seed examples", () => {
-    expect(examples.filter((name) => name.startsWith("seed-"))).toHaveLength(6);
+  it("holds the examples of pending and waitFor", () => {
+    expect(examples).toEqual(
+      expect.arrayContaining([
+        "pending-request-shape.mts",
+        "pending-retry-with-answer.mts",
+        "pending-durable-halt.mts",
+        "wait-for-sign-in.mts",
+        "wait-for-answer-data.mts",
+        "wait-for-re-suspension.mts",
+      ]),
+    );
   });
 
   it.each(examples)("%s runs with tsx and prints its ok line", async (name) => {
