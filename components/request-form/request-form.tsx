@@ -1,5 +1,6 @@
 "use client";
 
+import { mcpElicitationOf } from "@/lib/domain/mcp-elicitation";
 import type { RequestView } from "@/lib/domain/request-view";
 import { AnsweredRequest } from "./answered-request";
 import { ApprovalForm } from "./approval-form";
@@ -7,7 +8,6 @@ import { AuthorizationNotice } from "./authorization-notice";
 import { ElicitationForm } from "./elicitation-form";
 import { followableUrl } from "./followable-url";
 import { JsonAnswerForm } from "./json-answer-form";
-import { mcpElicitationOf } from "./mcp-elicitation";
 import { readQuestions } from "./question-answer";
 import { QuestionForm } from "./question-form";
 import type { SubmitAnswer } from "./request-view";

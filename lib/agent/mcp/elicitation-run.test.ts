@@ -80,12 +80,12 @@ function startProcess(name: string): { engine: Engine; pool: McpPool; stop: () =
 }
 
 let users = 0;
-async function openTicketRun(engine: Engine) {
+async function openTicketRun(engine: Engine, message = "open a ticket") {
   users += 1;
   const owner = { id: `owner-${users}`, role: "user" as const };
   await db.user.create({ data: { ...owner, email: `owner-${users}@example.test` } });
   const { id: threadId } = await createThread({ db, userId: owner.id });
-  const { runId } = await engine.startRun({ threadId, userId: owner.id, message: "open a ticket" });
+  const { runId } = await engine.startRun({ threadId, userId: owner.id, message });
   await engine.idle();
   const request = await db.request.findFirstOrThrow({ where: { runId } });
   return { owner, runId, threadId, request };
@@ -171,6 +171,32 @@ describe("an MCP form elicitation in the app", () => {
       expect(await lastReply(threadId)).toMatch(/Opened #\d+ \[open\] \(low\) Answered after a restart/);
     } finally {
       await second.stop();
+    }
+  }, 60_000);
+
+  it("takes the owner's word that they finished at a URL elicitation's page, and passes a decline on", async () => {
+    const app = startProcess("url");
+    try {
+      for (const [answer, reply] of [
+        [{ ok: true }, "Your tracker account is linked."],
+        [{ ok: false, reason: "declined" }, "The account was not linked (decline)."],
+      ] as const) {
+        const { owner, runId, threadId, request } = await openTicketRun(
+          app.engine,
+          "call tickets_link_account",
+        );
+        expect(request).toMatchObject({ kind: "authorization", audience: "owner", status: "open" });
+        expect((request.payload as { data: { mcp: unknown } }).data.mcp).toMatchObject({
+          server: "tickets",
+          mode: "url",
+        });
+        await app.engine.answerRequest({ requestId: request.id, actor: owner, answer });
+        await app.engine.idle();
+        expect((await stateOf(runId, threadId)).run.status).toBe("done");
+        expect(await lastReply(threadId)).toContain(reply);
+      }
+    } finally {
+      await app.stop();
     }
   }, 60_000);
 });
