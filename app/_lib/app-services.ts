@@ -50,6 +50,9 @@ async function build(): Promise<AppServices> {
       createAgentToolkit({ userId, runId, mcpTools: await mcp.tools() }),
   });
   await engine.start();
+  // Servers connect while the app starts (a stdio server's process can take seconds), so the
+  // first run finds their tools instead of waiting; problems are statuses, never thrown.
+  void mcp.status().catch((error: unknown) => console.error("[mcp] the servers could not be read", error));
   return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }
 

@@ -81,12 +81,12 @@ export function createMcpPool(options: {
   loadServers: () => Promise<DesiredServers>;
   connect: ConnectServer;
   retryMs?: number;
-  /** How long a run waits for servers still connecting; they join a later run. Default 10 s. */
+  /** How long a run waits for servers still connecting; they join a later run. Default 20 s. */
   waitMs?: number;
   now?: () => number;
 }): McpPool {
   const retryMs = options.retryMs ?? 15_000;
-  const waitMs = options.waitMs ?? 10_000;
+  const waitMs = options.waitMs ?? 20_000;
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
   let desired: DesiredServers = { servers: [] };
