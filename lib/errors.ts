@@ -21,6 +21,8 @@ export const appErrorCatalog = {
     status: 409,
     message: "A server with this name already exists. Choose another name.",
   },
+  "not_found:tool": { status: 404, message: "The agent has no tool of this name." },
+  "not_found:allowance": { status: 404, message: "This tool is not allowed in this chat (any more)." },
   "conflict:answer": { status: 409, message: "This request has already been answered." },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
@@ -37,6 +39,10 @@ export const appErrorCatalog = {
   "conflict:role_changed": {
     status: 409,
     message: "This user's role was changed meanwhile. Reload the page and try again.",
+  },
+  "conflict:policy_changed": {
+    status: 409,
+    message: "This tool's policy was changed meanwhile. Reload the page and try again.",
   },
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },

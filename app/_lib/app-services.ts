@@ -46,8 +46,8 @@ async function build(): Promise<AppServices> {
     bus,
     instanceId,
     createClient: () => getAgentClient({ loop: AGENT_LOOP_OPTIONS }),
-    createToolkit: async ({ userId, runId }) =>
-      createAgentToolkit({ userId, runId, mcpTools: await mcp.tools() }),
+    createToolkit: async ({ userId, runId, threadId }) =>
+      createAgentToolkit({ userId, runId, threadId, db, mcpTools: await mcp.tools() }),
   });
   await engine.start();
   // Servers connect while the app starts (a stdio server's process can take seconds), so the

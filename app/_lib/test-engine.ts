@@ -34,7 +34,7 @@ async function createTestEngine(): Promise<{
         config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
         loop: AGENT_LOOP_OPTIONS,
       }),
-    createToolkit: ({ userId, runId }) => createAgentToolkit({ userId, runId }),
+    createToolkit: ({ userId, runId, threadId }) => createAgentToolkit({ userId, runId, threadId, db }),
     textFlushMs: 0,
   });
   return {

@@ -5,6 +5,7 @@ import { getAppServices } from "@/app/_lib/app-services";
 import { requireRole } from "@/lib/auth/guards";
 import type { Role } from "@/lib/domain/roles";
 import { cancelRunAsAdmin } from "./_lib/cancel-run-as-admin";
+import { changeToolPolicy, type ToolPolicyChanged } from "./_lib/change-tool-policy";
 import { changeUserRole } from "./_lib/change-user-role";
 import { signOutUserEverywhere } from "./_lib/sign-out-user-everywhere";
 
@@ -31,5 +32,13 @@ export async function signOutUserEverywhereAction(input: unknown): Promise<Actio
   return toActionResult(async () => {
     const actor = await requireRole("admin");
     return signOutUserEverywhere({ actor, input }, await getAppServices());
+  });
+}
+
+/** Sets the approval policy of one of the agent's tools; the next call of it, anywhere, follows it. */
+export async function changeToolPolicyAction(input: unknown): Promise<ActionResult<ToolPolicyChanged>> {
+  return toActionResult(async () => {
+    const actor = await requireRole("admin");
+    return changeToolPolicy({ actor, input }, await getAppServices());
   });
 }

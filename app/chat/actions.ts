@@ -6,6 +6,7 @@ import { getAppServices } from "@/app/_lib/app-services";
 import { requireUser } from "@/lib/auth/guards";
 import { cancelChatRun } from "./_lib/cancel-chat-run";
 import { createChatThread } from "./_lib/create-chat-thread";
+import { revokeToolAllowance } from "./_lib/revoke-tool-allowance";
 import { startChatRun } from "./_lib/start-chat-run";
 
 /** "New chat": creates an empty thread and opens it. */
@@ -29,5 +30,15 @@ export async function cancelRunAction(input: unknown): Promise<ActionResult<{ ru
   return toActionResult(async () => {
     const actor = await requireUser();
     return cancelChatRun({ actor, input }, await getAppServices());
+  });
+}
+
+/** Takes back "always allow <tool> in this chat"; the tool's next call there asks again. */
+export async function revokeToolAllowanceAction(
+  input: unknown,
+): Promise<ActionResult<{ threadId: string; toolName: string }>> {
+  return toActionResult(async () => {
+    const actor = await requireUser();
+    return revokeToolAllowance({ actor, input }, await getAppServices());
   });
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import { ConnectionNoticeView } from "./connection-notice-view";
@@ -25,6 +25,8 @@ interface ChatViewProps {
   startRun: StartRun;
   answer: AnswerInChat;
   cancelRun: CancelRun;
+  /** Called when the last run's state changes (it parked, resumed or ended), for what the page shows around the chat. */
+  onRunStatus?: (status: string) => void;
 }
 
 /** The stream route answers errors as JSON; show its message, not the raw body. */
@@ -46,6 +48,7 @@ export function ChatView({
   startRun,
   answer,
   cancelRun,
+  onRunStatus,
 }: ChatViewProps) {
   const { messages, send, status, error, clearError, notice, reattach } = useReconnectingChat({
     threadId,
@@ -68,6 +71,13 @@ export function ChatView({
   );
 
   const run = lastRun(messages);
+  const runStatus = run?.status;
+  const seenStatus = useRef(runStatus);
+  useEffect(() => {
+    if (runStatus === undefined || runStatus === seenStatus.current) return;
+    seenStatus.current = runStatus;
+    onRunStatus?.(runStatus);
+  }, [runStatus, onRunStatus]);
   const parked = run?.status === "pending";
   const stoppable = run !== undefined && isLiveRun(run.status);
   const busy = status === "submitted" || status === "streaming" || stoppable;

@@ -1,40 +1,75 @@
-import { createQuestionTool, createToolkit, type Tool, type Toolkit } from "toolnexus";
-import { createBookFlightTool } from "./tools/book-flight-tool";
-import { createDeployTool } from "./tools/deploy-tool";
+import { createQuestionTool, createToolkit, type Tool } from "toolnexus";
+import type { ApprovalProfiles } from "@/lib/agent/policy/approval-profile";
+import { createDbPolicyStore } from "@/lib/agent/policy/db-policy-store";
+import { type GatedToolkit, gateToolkit } from "@/lib/agent/policy/gate-toolkit";
+import type { DbClient } from "@/lib/db/db-types";
+import { BOOK_FLIGHT_APPROVAL, createBookFlightTool } from "./tools/book-flight-tool";
+import { createDeployTool, DEPLOY_APPROVAL } from "./tools/deploy-tool";
 import { createGetBalanceTool, isBalanceProviderConfigured } from "./tools/get-balance-tool";
-import { createRefundTool } from "./tools/refund-tool";
-import { type Clock, HOUR_MS, systemClock } from "./tools/tool-clock";
+import { createRefundTool, REFUND_APPROVAL } from "./tools/refund-tool";
+import { type Clock, expiresIn, HOUR_MS, systemClock } from "./tools/tool-clock";
 import { withExpiry } from "./tools/with-expiry";
 
 /** How long a question to the user stays open, like the flight form. */
 const QUESTION_TTL_MS = HOUR_MS;
 
+/** How long an approval the policy asks for stays open. */
+export const APPROVAL_TTL_MS = 24 * HOUR_MS;
+
+/** What the demo tools tell the approval gate beyond their annotations. */
+export const DEMO_APPROVAL_PROFILES: ApprovalProfiles = {
+  deploy: DEPLOY_APPROVAL,
+  refund: REFUND_APPROVAL,
+  book_flight: BOOK_FLIGHT_APPROVAL,
+};
+
+/** The app's own tools, before the approval gate; `/admin/tools` lists them from here too. */
+export function createDemoTools(options: { clock: Clock; userId: string; balance: boolean }): Tool[] {
+  const { clock, userId } = options;
+  return [
+    // Asking the user changes nothing anywhere.
+    {
+      ...withExpiry(createQuestionTool(), { clock, ttlMs: QUESTION_TTL_MS }),
+      annotations: { title: "Ask the user", readOnlyHint: true, openWorldHint: false },
+    },
+    createDeployTool(),
+    createRefundTool(),
+    createBookFlightTool({ clock, userId }),
+    ...(options.balance ? [createGetBalanceTool({ clock, userId })] : []),
+  ];
+}
+
 /**
- * The tools one run may call. Built per run so a tool can be scoped to its user; the built-in
- * `question` tool is kept, with an expiry added. MCP tools come from the process's shared pool
- * (connections outlive the run), after the app's own tools: a name already taken is skipped
- * rather than breaking the run. Closing the toolkit when the run parks or ends leaves the
- * pool's connections open.
+ * The tools one run may call, behind the approval gate. Built per run so a tool can be scoped
+ * to its user and the gate to its chat; the built-in `question` tool is kept, with an expiry
+ * added. MCP tools come from the process's shared pool (connections outlive the run), after
+ * the app's own tools: a name already taken is skipped rather than breaking the run. With `db`
+ * the admins' policies and the chat's allowances apply; without it (plain library tests) every
+ * tool runs under its default. Closing the toolkit when the run parks or ends leaves the pool's
+ * connections open.
  */
 export async function createAgentToolkit(options: {
   userId: string;
   runId: string;
+  threadId?: string;
+  db?: DbClient;
   clock?: Clock;
   /** `get_balance` needs the Demo Bank provider; on by default whenever it is configured. */
   balance?: boolean;
   /** Tools of the connected MCP servers. */
   mcpTools?: Tool[];
-}): Promise<Toolkit> {
+}): Promise<GatedToolkit> {
   const clock = options.clock ?? systemClock;
   const balance = options.balance ?? isBalanceProviderConfigured();
-  const own = [
-    withExpiry(createQuestionTool(), { clock, ttlMs: QUESTION_TTL_MS }),
-    createDeployTool({ clock }),
-    createRefundTool({ clock }),
-    createBookFlightTool({ clock, userId: options.userId }),
-    ...(balance ? [createGetBalanceTool({ clock, userId: options.userId })] : []),
-  ];
+  const own = createDemoTools({ clock, userId: options.userId, balance });
   const taken = new Set(own.map((tool) => tool.name));
   const remote = (options.mcpTools ?? []).filter((tool) => !taken.has(tool.name));
-  return createToolkit({ tools: { question: false }, extraTools: [...own, ...remote] });
+  const toolkit = await createToolkit({ tools: { question: false }, extraTools: [...own, ...remote] });
+  return gateToolkit(toolkit, {
+    ...(options.db ? { store: createDbPolicyStore({ db: options.db }) } : {}),
+    ...(options.threadId ? { thread: { threadId: options.threadId, ownerId: options.userId } } : {}),
+    runId: options.runId,
+    profiles: DEMO_APPROVAL_PROFILES,
+    approvalExpiresAt: () => expiresIn(clock, APPROVAL_TTL_MS),
+  });
 }

@@ -37,7 +37,11 @@ describe("the offline demo model in the real loop", () => {
       ["deploy", { service: "web", version: "v1.4", environment: "production" }],
     ]);
 
-    const answer: Answer = { id: halted.pending!.id, ok: true, data: { version: "v1.4.2", note: "LGTM" } };
+    const answer: Answer = {
+      id: halted.pending!.id,
+      ok: true,
+      data: { arguments: { service: "web", version: "v1.4.2", environment: "production" }, note: "LGTM" },
+    };
     const done = await client.resume(halted.checkpoint!, answer, { toolkit });
     expect(done.status).toBe("done");
     expect(done.text).toContain("Deployed web v1.4.2 to production");

@@ -12,7 +12,10 @@ export type AuditAction =
   | "mcp_server.added"
   | "mcp_server.disabled"
   | "mcp_server.enabled"
-  | "mcp_server.removed";
+  | "mcp_server.removed"
+  | "tool.policy_changed"
+  | "thread.tool_allowed"
+  | "thread.tool_allowance_revoked";
 
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({
@@ -26,7 +29,7 @@ export async function recordAuditEntry({
   tx: DbTx;
   actorId: string | null;
   action: AuditAction;
-  targetType: "request" | "run" | "user" | "mcp_server";
+  targetType: "request" | "run" | "user" | "mcp_server" | "tool" | "thread";
   targetId: string;
   detail?: Record<string, unknown>;
 }): Promise<void> {

@@ -9,17 +9,25 @@ const admin = { id: "a1", role: "admin" as const };
 describe("createAnswerPolicy", () => {
   it("sends approvals to reviewers and everything the owner knows to the owner", () => {
     const policy = createAnswerPolicy();
-    expect(policy.audienceFor("approval")).toBe("reviewers");
+    expect(policy.audienceFor({ kind: "approval" })).toBe("reviewers");
     for (const kind of ["input", "question", "authorization", "something-new"]) {
-      expect(policy.audienceFor(kind)).toBe("owner");
+      expect(policy.audienceFor({ kind })).toBe("owner");
     }
   });
 
   it("is configurable per kind and for unknown kinds", () => {
     const policy = createAnswerPolicy({ audienceByKind: { approval: "owner" }, fallback: "reviewers" });
-    expect(policy.audienceFor("approval")).toBe("owner");
-    expect(policy.audienceFor("input")).toBe("owner");
-    expect(policy.audienceFor("budget")).toBe("reviewers");
+    expect(policy.audienceFor({ kind: "approval" })).toBe("owner");
+    expect(policy.audienceFor({ kind: "input" })).toBe("owner");
+    expect(policy.audienceFor({ kind: "budget" })).toBe("reviewers");
+  });
+
+  it("sends an approval to the audience the tool gate named, and ignores that key on other kinds", () => {
+    const policy = createAnswerPolicy();
+    expect(policy.audienceFor({ kind: "approval", data: { audience: "owner" } })).toBe("owner");
+    expect(policy.audienceFor({ kind: "approval", data: { audience: "reviewers" } })).toBe("reviewers");
+    expect(policy.audienceFor({ kind: "approval", data: { audience: "anyone" } })).toBe("reviewers");
+    expect(policy.audienceFor({ kind: "input", data: { audience: "reviewers" } })).toBe("owner");
   });
 
   it("lets only the owner answer owner requests, and only reviewers or admins answer reviewer ones", () => {

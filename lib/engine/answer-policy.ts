@@ -1,13 +1,16 @@
 import type { Audience } from "@/lib/domain/events";
 import type { Actor } from "@/lib/domain/roles";
+import type { Request } from "@/lib/toolnexus/types";
 
 /**
  * Decides who answers what. Approvals go to reviewers by default, so the person who asked for
  * a production deploy cannot wave it through themselves; input, questions and sign-ins are
  * the owner's, since only they know the answer (and only they should hold the credentials).
+ * An approval the tool gate asked for under "the chat's owner approves" says so in
+ * `data.audience` (the gate strips that key from every tool's own requests).
  */
 export interface AnswerPolicy {
-  audienceFor(kind: string): Audience;
+  audienceFor(request: Pick<Request, "kind" | "data">): Audience;
   mayAnswer(input: { actor: Actor; audience: Audience; ownerId: string }): boolean;
   mayCancel(input: { actor: Actor; ownerId: string }): boolean;
 }
@@ -30,7 +33,10 @@ export function createAnswerPolicy({
 } = {}): AnswerPolicy {
   const table = new Map(Object.entries({ ...defaultAudienceByKind, ...audienceByKind }));
   return {
-    audienceFor: (kind) => table.get(kind) ?? fallback,
+    audienceFor: ({ kind, data }) =>
+      kind === "approval" && (data?.audience === "owner" || data?.audience === "reviewers")
+        ? data.audience
+        : (table.get(kind) ?? fallback),
     mayAnswer: ({ actor, audience, ownerId }) =>
       audience === "owner" ? actor.id === ownerId : actor.role === "reviewer" || actor.role === "admin",
     mayCancel: ({ actor, ownerId }) => actor.id === ownerId || actor.role === "admin",

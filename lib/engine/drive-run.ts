@@ -144,7 +144,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   // A resumed run announces itself at once, before its first model or tool activity.
   if (start.kind === "resume") writer.push({ type: "run_status", status: "running" });
   try {
-    toolkit = await deps.createToolkit({ userId, runId });
+    toolkit = await deps.createToolkit({ userId, runId, threadId });
     const client = deps.createClient();
     const options = { toolkit, signal, onCheckpoint };
     const events =
@@ -203,7 +203,7 @@ async function park(
       toolCallId: slot.call.id,
       toolName: slot.call.name,
       args: slot.call.args,
-      audience: deps.policy.audienceFor(request.kind),
+      audience: deps.policy.audienceFor(request),
     });
   }
   await writer.storeWith((bodies) =>

@@ -10,6 +10,7 @@ import type { SubscribeInput } from "./subscribe-thread";
 export interface ToolkitContext {
   userId: string;
   runId: string;
+  threadId: string;
 }
 
 /** A toolkit may hold resources (MCP connections, …); `close` is awaited when a segment ends. */

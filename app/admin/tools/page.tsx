@@ -4,14 +4,19 @@ import { mcpConfigPath } from "@/lib/agent/mcp/app-mcp-pool";
 import { requirePageRole } from "@/lib/auth/guards";
 import { loadServersSection } from "./_servers/load-servers-section";
 import { ServersSection } from "./_servers/servers-section";
+import { ToolPolicySection } from "./tool-policy-section";
 import "@/components/admin/admin.css";
 
 export const metadata = { title: "Tools · Admin · toolnexus" };
 
+/**
+ * The agent's tools, as independent sections with their own data and actions: where tools come
+ * from (MCP servers), then what each tool may do (approval policies).
+ */
 export default async function AdminToolsPage() {
-  await requirePageRole("admin", "/admin/tools");
+  const admin = await requirePageRole("admin", "/admin/tools");
   const { db, mcp } = await getAppServices();
-  const section = await loadServersSection({ db, mcp });
+  const [section, mcpTools] = await Promise.all([loadServersSection({ db, mcp }), mcp.tools()]);
   const configFile = mcpConfigPath();
   return (
     <section className="stack" aria-labelledby="admin-title">
@@ -20,6 +25,7 @@ export default async function AdminToolsPage() {
       </h1>
       <AdminTabs current="/admin/tools" />
       <ServersSection section={section} {...(configFile ? { configFile } : {})} />
+      <ToolPolicySection db={db} adminId={admin.id} mcpTools={mcpTools} />
     </section>
   );
 }

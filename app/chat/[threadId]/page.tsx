@@ -3,6 +3,7 @@ import { getAppServices } from "@/app/_lib/app-services";
 import { requirePageUser } from "@/lib/auth/guards";
 import { getActiveRunByThread } from "@/lib/db/runs";
 import { listThreadsWithStatusByOwner } from "@/lib/db/threads-with-status";
+import { listThreadToolAllowances } from "@/lib/db/tool-policies";
 import { isAppError } from "@/lib/errors";
 import { buildThreadMessages } from "../_lib/build-thread-messages";
 import { loadOwnThread } from "../_lib/load-own-thread";
@@ -22,9 +23,10 @@ export default async function ThreadPage({ params }: { params: Promise<{ threadI
   // The active run is read before the log, so a run that ends in between is replayed whole by
   // the stream rather than missed.
   const active = await getActiveRunByThread({ db, threadId });
-  const [threads, events] = await Promise.all([
+  const [threads, events, allowances] = await Promise.all([
     listThreadsWithStatusByOwner({ db, userId: user.id }),
     loadThreadEvents({ db, threadId }),
+    listThreadToolAllowances({ db, threadId }),
   ]);
   const messages = await buildThreadMessages(events);
   return (
@@ -40,6 +42,10 @@ export default async function ThreadPage({ params }: { params: Promise<{ threadI
           viewerId={user.id}
           initialMessages={messages}
           activeRunId={active?.id ?? null}
+          allowances={allowances.map((allowance) => ({
+            toolName: allowance.toolName,
+            createdAt: allowance.createdAt.toISOString(),
+          }))}
         />
       </section>
     </div>

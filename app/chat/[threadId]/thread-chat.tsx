@@ -3,20 +3,26 @@
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
 import { answerRequestAction } from "@/app/requests/actions";
+import {
+  type ChatAllowanceItem,
+  ChatAllowances,
+  type RevokeAllowance,
+} from "@/components/chat/chat-allowances";
 import { type AnswerInChat, type CancelRun, ChatView } from "@/components/chat/chat-view";
 import type { StartRun } from "@/components/chat/thread-chat-transport";
 import type { ChatMessage } from "@/lib/domain/chat-message";
-import { cancelRunAction, startRunAction } from "../actions";
+import { cancelRunAction, revokeToolAllowanceAction, startRunAction } from "../actions";
 
 interface ThreadChatProps {
   threadId: string;
   viewerId: string;
   initialMessages: ChatMessage[];
   activeRunId: string | null;
+  allowances: ChatAllowanceItem[];
 }
 
 /** Binds the chat view to this app's server actions. */
-export function ThreadChat(props: ThreadChatProps) {
+export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
   const router = useRouter();
   const startRun = useCallback<StartRun>(
     async (input) => {
@@ -38,5 +44,26 @@ export function ThreadChat(props: ThreadChatProps) {
     const result = await cancelRunAction(input);
     return result.ok ? { ok: true } : { ok: false, message: result.error.message };
   }, []);
-  return <ChatView {...props} startRun={startRun} answer={answer} cancelRun={cancelRun} />;
+  const revoke = useCallback<RevokeAllowance>(
+    async ({ toolName }) => {
+      const result = await revokeToolAllowanceAction({ threadId: props.threadId, toolName });
+      router.refresh();
+      return result.ok ? { ok: true } : { ok: false, message: result.error.message };
+    },
+    [props.threadId, router],
+  );
+  // An approval may have allowed a tool for this chat: once its run moves on, read the list again.
+  const onRunStatus = useCallback(() => router.refresh(), [router]);
+  return (
+    <>
+      <ChatAllowances allowances={allowances} revoke={revoke} />
+      <ChatView
+        {...props}
+        startRun={startRun}
+        answer={answer}
+        cancelRun={cancelRun}
+        onRunStatus={onRunStatus}
+      />
+    </>
+  );
 }

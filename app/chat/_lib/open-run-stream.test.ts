@@ -84,7 +84,16 @@ describe("openRunStream", () => {
     expect(card.data.view).toMatchObject({ audience: "reviewers", status: "open", toolName: "deploy" });
 
     await submitAnswer(
-      { actor: reviewer, input: { requestId: card.id, answer: { ok: true, data: { version: "v1.4" } } } },
+      {
+        actor: reviewer,
+        input: {
+          requestId: card.id,
+          answer: {
+            ok: true,
+            data: { arguments: { service: "web", version: "v1.4", environment: "production" } },
+          },
+        },
+      },
       { engine },
     );
     const rest = await readChunks(reader);

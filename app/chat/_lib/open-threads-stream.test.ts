@@ -82,7 +82,10 @@ describe("openThreadsStream", () => {
     await submitAnswer(
       {
         actor: reviewer,
-        input: { requestId: refund.requestId, answer: { ok: true, data: { amount: 250 } } },
+        input: {
+          requestId: refund.requestId,
+          answer: { ok: true, data: { arguments: { orderId: "7101", amount: 250 } } },
+        },
       },
       { engine },
     );

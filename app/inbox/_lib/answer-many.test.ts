@@ -26,7 +26,16 @@ describe("answerMany", () => {
       await parkedApproval(owner, "refund order 77 for $250"),
     ];
     await submitAnswer(
-      { actor: reviewer, input: { requestId: ids[1], answer: { ok: true, data: { version: "v1.2" } } } },
+      {
+        actor: reviewer,
+        input: {
+          requestId: ids[1],
+          answer: {
+            ok: true,
+            data: { arguments: { service: "web", version: "v1.2", environment: "production" } },
+          },
+        },
+      },
       { engine },
     );
 
@@ -41,7 +50,9 @@ describe("answerMany", () => {
     expect(rows).toHaveLength(3);
     // The deploy was approved with the version the form would have shown.
     const deploy = rows.find((row) => row.requestRowId === ids[0]);
-    expect(deploy?.data).toEqual({ version: "v1.1" });
+    expect(deploy?.data).toEqual({
+      arguments: { service: "web", version: "v1.1", environment: "production" },
+    });
     const runs = await db.run.findMany({ where: { requests: { some: { id: { in: ids } } } } });
     expect(runs.map((run) => run.status)).toEqual(["done", "done", "done"]);
   });

@@ -27,7 +27,16 @@ describe("submitAnswer", () => {
     const { requestId, runId } = await parkedRequest(owner, "deploy v1.4 to production");
 
     const first = await submitAnswer(
-      { actor: reviewer, input: { requestId, answer: { ok: true, data: { version: "v1.5" } } } },
+      {
+        actor: reviewer,
+        input: {
+          requestId,
+          answer: {
+            ok: true,
+            data: { arguments: { service: "web", version: "v1.5", environment: "production" } },
+          },
+        },
+      },
       { engine },
     );
     expect(first).toEqual({ requestId, status: "answered" });

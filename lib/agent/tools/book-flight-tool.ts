@@ -1,5 +1,6 @@
 import { defineTool, pending, type Tool } from "toolnexus";
 import { z } from "zod";
+import type { ApprovalProfile } from "@/lib/agent/policy/approval-profile";
 import { type Clock, expiresIn, HOUR_MS, stableReference, systemClock } from "./tool-clock";
 
 export const BOOK_FLIGHT_INPUT_TTL_MS = HOUR_MS;
@@ -54,12 +55,19 @@ function formWithDefaults(known: Partial<FlightDetails>) {
   return { ...FLIGHT_DETAILS_SCHEMA, required: [...FIELDS], properties };
 }
 
+/**
+ * The traveller confirms a booking by filling in and sending its form, so asking them first
+ * whether the tool may run would only ask the same person twice.
+ */
+export const BOOK_FLIGHT_APPROVAL: ApprovalProfile = { defaultPolicy: "free" };
+
 export function createBookFlightTool(options: { clock?: Clock; userId?: string } = {}): Tool {
   const clock = options.clock ?? systemClock;
   return defineTool({
     name: "book_flight",
     description:
       "Book a flight. Pass whatever the user said (airport codes, date, passengers); missing details are asked for with a form.",
+    annotations: { title: "Book a flight", readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     inputSchema: {
       type: "object",
       properties: {

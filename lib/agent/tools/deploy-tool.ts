@@ -1,6 +1,7 @@
-import { defineTool, pending, type Tool } from "toolnexus";
+import { defineTool, type Tool } from "toolnexus";
 import { z } from "zod";
-import { type Clock, expiresIn, HOUR_MS, stableReference, systemClock } from "./tool-clock";
+import type { ApprovalProfile } from "@/lib/agent/policy/approval-profile";
+import { stableReference } from "./tool-clock";
 
 const VERSION_PATTERN = "^v?\\d+(\\.\\d+){0,2}$";
 
@@ -10,36 +11,38 @@ const argsSchema = z.object({
   environment: z.enum(["staging", "production"]),
 });
 
-const approvalSchema = z.object({
-  version: z.string().regex(new RegExp(VERSION_PATTERN)).optional(),
-  note: z.string().max(500).optional(),
-});
-
-/** What a reviewer may change before approving: the version, plus a note for the record. */
-export const DEPLOY_APPROVAL_SCHEMA = {
-  type: "object",
-  properties: {
-    version: { type: "string", title: "Version", pattern: VERSION_PATTERN },
-    note: { type: "string", title: "Note (optional)", maxLength: 500 },
-  },
-  required: ["version"],
-  additionalProperties: false,
+/**
+ * Production deploys are what the approval policy is about; staging deploys run at once under
+ * any policy but "blocked". A deploy replaces what was running, so the default is a reviewer.
+ */
+export const DEPLOY_APPROVAL: ApprovalProfile = {
+  asksFor: (args) => args.environment === "production",
+  scope: "production deploys",
+  prompt: (args) => `Approve deploying ${String(args.service)} ${String(args.version)} to production?`,
 };
 
-export const DEPLOY_APPROVAL_TTL_MS = 24 * HOUR_MS;
-
-export function createDeployTool(options: { clock?: Clock } = {}): Tool {
-  const clock = options.clock ?? systemClock;
+export function createDeployTool(): Tool {
   return defineTool({
     name: "deploy",
     description:
-      "Deploy a version of a service. Staging deploys at once; production waits for a reviewer's approval.",
+      "Deploy a version of a service. Staging deploys at once; production waits for approval as its policy says.",
+    annotations: {
+      title: "Deploy a service",
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
     inputSchema: {
       type: "object",
       properties: {
-        service: { type: "string", description: "Service name, e.g. web" },
-        version: { type: "string", pattern: VERSION_PATTERN, description: "Version, e.g. v1.4" },
-        environment: { type: "string", enum: ["staging", "production"] },
+        service: { type: "string", title: "Service", description: "Service name, e.g. web" },
+        version: {
+          type: "string",
+          title: "Version",
+          pattern: VERSION_PATTERN,
+          description: "Version, e.g. v1.4",
+        },
+        environment: { type: "string", title: "Environment", enum: ["staging", "production"] },
       },
       required: ["service", "version", "environment"],
       additionalProperties: false,
@@ -48,36 +51,8 @@ export function createDeployTool(options: { clock?: Clock } = {}): Tool {
       const parsed = argsSchema.safeParse(rawArgs);
       if (!parsed.success) throw new Error(`Invalid deploy arguments: ${z.prettifyError(parsed.error)}`);
       const { service, version, environment } = parsed.data;
-      const reference = (finalVersion: string) =>
-        stableReference("DEP", ctx?.idempotencyKey, service, finalVersion, environment);
-
-      if (environment === "staging") {
-        return `Deployed ${service} ${version} to staging (deployment ${reference(version)}).`;
-      }
-
-      if (!ctx?.answer?.ok) {
-        return pending({
-          kind: "approval",
-          prompt: `Approve deploying ${service} ${version} to production?`,
-          data: {
-            service,
-            version,
-            environment,
-            values: { version },
-            schema: DEPLOY_APPROVAL_SCHEMA,
-          },
-          expiresAt: expiresIn(clock, DEPLOY_APPROVAL_TTL_MS),
-        });
-      }
-
-      const edits = approvalSchema.safeParse(ctx.answer.data ?? {});
-      if (!edits.success)
-        throw new Error(`The approval carried invalid data: ${z.prettifyError(edits.error)}`);
-      const finalVersion = edits.data.version ?? version;
-      const note = edits.data.note?.trim();
-      const changed = finalVersion !== version ? ` The reviewer changed the version from ${version}.` : "";
-      const noted = note ? ` Reviewer's note: "${note}".` : "";
-      return `Deployed ${service} ${finalVersion} to production (deployment ${reference(finalVersion)}).${changed}${noted}`;
+      const reference = stableReference("DEP", ctx?.idempotencyKey, service, version, environment);
+      return `Deployed ${service} ${version} to ${environment} (deployment ${reference}).`;
     },
   });
 }

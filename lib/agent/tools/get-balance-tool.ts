@@ -36,6 +36,7 @@ export function createGetBalanceTool(options: {
     name: "get_balance",
     description:
       "Read the user's current account balance at their bank. Asks the user to sign in to the bank the first time.",
+    annotations: { title: "Read the bank balance", readOnlyHint: true, openWorldHint: true },
     run: async (_args, ctx) => {
       // Loaded on first use: the db client is server-only, and the toolkit is also built in
       // plain Node processes (tests, benchmarks) that never call this tool.

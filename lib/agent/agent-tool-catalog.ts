@@ -1,0 +1,28 @@
+import type { Tool } from "toolnexus";
+import type { DbClient } from "@/lib/db/db-types";
+import { listToolPolicies } from "@/lib/db/tool-policies";
+import type { ToolPolicyRow } from "@/lib/domain/tool-policy";
+import { createAgentToolkit, DEMO_APPROVAL_PROFILES } from "./create-agent-toolkit";
+import { describeToolPolicies } from "./policy/describe-tools";
+
+/**
+ * Every tool the agent has, from the very toolkit a run gets (so tools from every source are
+ * listed), with the policy each one runs under now.
+ */
+export async function listAgentToolPolicies({
+  db,
+  userId,
+  mcpTools,
+}: {
+  db: DbClient;
+  userId: string;
+  /** The connected MCP servers' tools, as runs get them. */
+  mcpTools: Tool[];
+}): Promise<ToolPolicyRow[]> {
+  const toolkit = await createAgentToolkit({ userId, runId: "tool-catalog", mcpTools });
+  try {
+    return describeToolPolicies(toolkit.tools(), await listToolPolicies({ db }), DEMO_APPROVAL_PROFILES);
+  } finally {
+    await toolkit.close();
+  }
+}
