@@ -17,7 +17,9 @@ import { createMcpPool, type McpPool } from "./mcp-pool";
 
 // The app's whole path for an MCP form elicitation: the demo model calls the demo tracker's
 // open_ticket, the server asks for the details, the run parks on an `input` request, and the
-// owner's answer goes through engine.answerRequest like every other answer.
+// owner's answer goes through engine.answerRequest like every other answer. open_ticket is
+// neither read-only nor destructive, so the chat's owner approves the call first (the approval
+// gate); the server's question then continues the same call.
 
 const root = path.resolve(import.meta.dirname, "../../..");
 let database: TestDatabase;
@@ -63,8 +65,8 @@ function startProcess(name: string): { engine: Engine; pool: McpPool; stop: () =
         config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
         loop: { formatDecline },
       }),
-    createToolkit: async ({ userId, runId }) =>
-      createAgentToolkit({ userId, runId, balance: false, mcpTools: await pool.tools() }),
+    createToolkit: async ({ userId, runId, threadId }) =>
+      createAgentToolkit({ userId, runId, threadId, db, balance: false, mcpTools: await pool.tools() }),
     textFlushMs: 0,
   });
   return {
@@ -80,14 +82,31 @@ function startProcess(name: string): { engine: Engine; pool: McpPool; stop: () =
 }
 
 let users = 0;
-async function openTicketRun(engine: Engine, message = "open a ticket") {
+async function openTicketRun(
+  { engine, pool }: { engine: Engine; pool: McpPool },
+  message = "open a ticket",
+  tool = "tickets_open_ticket",
+) {
+  // A run waits only so long for a server still starting; on a busy machine the tracker's first
+  // start can take longer, and the run would go on without its tools.
+  await expect
+    .poll(async () => (await pool.tools()).some((listed) => listed.name === tool), { timeout: 60_000 })
+    .toBe(true);
   users += 1;
   const owner = { id: `owner-${users}`, role: "user" as const };
   await db.user.create({ data: { ...owner, email: `owner-${users}@example.test` } });
   const { id: threadId } = await createThread({ db, userId: owner.id });
   const { runId } = await engine.startRun({ threadId, userId: owner.id, message });
   await engine.idle();
-  const request = await db.request.findFirstOrThrow({ where: { runId } });
+  const approval = await db.request.findFirstOrThrow({ where: { runId } });
+  expect(approval).toMatchObject({ kind: "approval", audience: "owner", toolName: tool });
+  await engine.answerRequest({
+    requestId: approval.id,
+    actor: owner,
+    answer: { ok: true, data: { arguments: {} } },
+  });
+  await engine.idle();
+  const request = await db.request.findFirstOrThrow({ where: { runId, status: "open" } });
   return { owner, runId, threadId, request };
 }
 
@@ -112,7 +131,7 @@ describe("an MCP form elicitation in the app", () => {
   it("parks as the owner's input request, refuses an answer that fails the requested schema, then completes", async () => {
     const app = startProcess("one");
     try {
-      const { owner, runId, threadId, request } = await openTicketRun(app.engine);
+      const { owner, runId, threadId, request } = await openTicketRun(app);
       expect(request).toMatchObject({
         kind: "input",
         audience: "owner",
@@ -153,7 +172,7 @@ describe("an MCP form elicitation in the app", () => {
     const first = startProcess("first");
     let parked: Awaited<ReturnType<typeof openTicketRun>>;
     try {
-      parked = await openTicketRun(first.engine);
+      parked = await openTicketRun(first);
     } finally {
       // Its tracker child process and the open call go with it.
       await first.stop();
@@ -182,8 +201,9 @@ describe("an MCP form elicitation in the app", () => {
         [{ ok: false, reason: "declined" }, "The account was not linked (decline)."],
       ] as const) {
         const { owner, runId, threadId, request } = await openTicketRun(
-          app.engine,
+          app,
           "call tickets_link_account",
+          "tickets_link_account",
         );
         expect(request).toMatchObject({ kind: "authorization", audience: "owner", status: "open" });
         expect((request.payload as { data: { mcp: unknown } }).data.mcp).toMatchObject({
