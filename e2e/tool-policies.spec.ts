@@ -19,6 +19,8 @@ test.describe
     test("an admin sets a policy; a user's chat calls the MCP tool; a reviewer approves in the inbox; the result shows live in the chat", async ({
       signInAs,
     }) => {
+      // Three people sign in through the real page, and the tracker may still be starting.
+      test.setTimeout(180_000);
       const admin = await signInAs("admin");
       const policies = new ToolPoliciesPage(admin.page);
       await policies.gotoWithTool(LIST);
@@ -56,6 +58,8 @@ test.describe
     test("the owner always allows a tool in one chat, sees it allowed there, and revokes it", async ({
       signInAs,
     }) => {
+      // Three people sign in through the real page, and the tracker may still be starting.
+      test.setTimeout(180_000);
       const admin = await signInAs("admin");
       const policies = new ToolPoliciesPage(admin.page);
       await policies.gotoWithTool(LIST);
