@@ -56,6 +56,8 @@ test("an MCP server's question, parked in the chat, is answered from the inbox a
   const chat = new ChatPage(page);
   await chat.startNewChat();
   await chat.say("open a ticket");
+  // Opening a ticket is neither read-only nor destructive: the chat's owner approves it first.
+  await chat.approveOpenApproval();
   // The tracker's form, drawn in the chat card from the schema the server sent.
   const card = chat.requestCard("input", PROMPT);
   await expect(card).toContainText("You must act", { timeout: 30_000 });

@@ -11,6 +11,8 @@ test("a server's URL elicitation is a link card in the chat: finished goes throu
   await chat.startNewChat();
 
   await chat.say("call tickets_link_account");
+  // The tool is neither read-only nor destructive: the chat's owner approves the call first.
+  await chat.approveOpenApproval();
   const card = chat.requestCard("authorization", PROMPT);
   await expect(card).toContainText("You must act", { timeout: 30_000 });
   // The link leaves the app for the server's page, and says where it goes.
@@ -23,6 +25,7 @@ test("a server's URL elicitation is a link card in the chat: finished goes throu
   await expect(card).toContainText("Answered");
 
   await chat.say("call tickets_link_account");
+  await chat.approveOpenApproval();
   const second = chat.requestCard("authorization", PROMPT).and(chat.page.locator(".pending-card-open"));
   await expect(second).toContainText("You must act", { timeout: 30_000 });
   await second.getByRole("button", { name: "Decline", exact: true }).click();

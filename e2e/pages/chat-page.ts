@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { RequestForm } from "./request-form";
 
 /** A chat thread: the message list, the composer, and the cards runs leave in it. */
 export class ChatPage {
@@ -80,5 +81,13 @@ export class ChatPage {
 
   runStatus(): Locator {
     return this.messages.getByRole("status");
+  }
+
+  /** As the chat's owner, approves the open approval a tool's policy asks for in this chat. */
+  async approveOpenApproval(): Promise<void> {
+    const card = this.requestCard("approval").and(this.page.locator(".pending-card-open"));
+    await expect(card).toContainText("You must act", { timeout: 30_000 });
+    await new RequestForm(card).approve.click();
+    await expect(card).toHaveCount(0);
   }
 }
