@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_AUTH_SECRET } from "./e2e/topology/app-instance";
 
 const PORT = Number(process.env.E2E_PORT || 3310);
 const OAUTH_PORT = PORT + 1;
@@ -24,7 +25,8 @@ const serverEnv: Record<string, string> = {
   NEXT_TELEMETRY_DISABLED: "1",
   PORT: String(PORT),
   DATABASE_URL: process.env.E2E_DATABASE_URL,
-  AUTH_SECRET: "e2e-only-auth-secret-not-for-production-000000",
+  // The session-cookie fixture signs its cookies with the same secret.
+  AUTH_SECRET: E2E_AUTH_SECRET,
   TOOLNEXUS_DEMO: "1",
   TOOLNEXUS_MODEL_PROVIDER: "demo",
   // Slow enough that a reply is still streaming when a test reloads; fast enough for every journey.

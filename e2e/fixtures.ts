@@ -6,6 +6,7 @@ import { upsertUserByEmail } from "@/lib/db/users";
 import type { Role } from "@/lib/domain/roles";
 import { AppShell } from "./pages/app-shell";
 import { LoginPage } from "./pages/login-page";
+import { addSessionCookie } from "./session-cookie";
 
 export interface TestUser {
   id: string;
@@ -27,8 +28,14 @@ type WorkerFixtures = { db: Db };
 type TestFixtures = {
   /** Creates a fresh account of the given role, unique to this test. */
   createUser: (role?: Role, name?: string) => Promise<TestUser>;
-  /** A new browser context signed in through the real sign-in page as a fresh user. */
+  /**
+   * A new browser context signed in as a fresh user by a session cookie, open on /chat. For
+   * every test that is not about signing in: the sign-in page costs a form, a password hash
+   * check and two redirects per person, and counts towards the sign-in throttle.
+   */
   signInAs: (role?: Role, name?: string) => Promise<SignedIn>;
+  /** The same, signed in through the real sign-in page: for the tests of signing in. */
+  signInThroughPage: (role?: Role, name?: string) => Promise<SignedIn>;
   loginPage: LoginPage;
   shell: AppShell;
 };
@@ -42,6 +49,16 @@ async function signInThroughPage(browser: Browser, user: TestUser): Promise<Sign
   await login.goto();
   await login.signIn(user.email, user.password);
   await expect(page).toHaveURL(/\/chat/);
+  const shell = new AppShell(page);
+  await shell.expectSignedIn(user.name, user.role);
+  return { user, context, page, shell };
+}
+
+async function signInByCookie(browser: Browser, db: Db, baseURL: string, user: TestUser): Promise<SignedIn> {
+  const context = await browser.newContext();
+  await addSessionCookie(context, { db, userId: user.id, baseURL });
+  const page = await context.newPage();
+  await page.goto("/chat");
   const shell = new AppShell(page);
   await shell.expectSignedIn(user.name, user.role);
   return { user, context, page, shell };
@@ -79,7 +96,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
   },
 
-  signInAs: async ({ browser, createUser }, use) => {
+  signInAs: async ({ browser, createUser, db, baseURL }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (role = "user", name) => {
+      const signedIn = await signInByCookie(browser, db, baseURL!, await createUser(role, name));
+      contexts.push(signedIn.context);
+      return signedIn;
+    });
+    for (const context of contexts) await context.close();
+  },
+
+  signInThroughPage: async ({ browser, createUser }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (role = "user", name) => {
       const signedIn = await signInThroughPage(browser, await createUser(role, name));

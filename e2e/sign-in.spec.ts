@@ -75,9 +75,9 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL(/localhost:\d+\/chat/);
   });
 
-  test("two people sign in side by side in separate contexts", async ({ signInAs }) => {
-    const alice = await signInAs("user", "Ann User");
-    const rita = await signInAs("reviewer", "Rob Reviewer");
+  test("two people sign in side by side in separate contexts", async ({ signInThroughPage }) => {
+    const alice = await signInThroughPage("user", "Ann User");
+    const rita = await signInThroughPage("reviewer", "Rob Reviewer");
     await alice.page.reload();
     await alice.shell.expectSignedIn("Ann User", "user");
     await rita.shell.expectSignedIn("Rob Reviewer", "reviewer");
