@@ -141,7 +141,7 @@ test("only admins see the Admin link and the admin pages", async ({ signInAs, pa
     const someone = await signInAs(role);
     await expect(someone.shell.link("Inbox")).toBeVisible();
     await expect(someone.shell.link("Admin")).toHaveCount(0);
-    for (const path of ["/admin/users", "/admin/runs"]) {
+    for (const path of ["/admin/users", "/admin/runs", "/admin/tools"]) {
       const response = await someone.page.goto(path);
       expect(response?.status()).toBe(403);
       await expect(someone.page.getByRole("heading", { name: "403 — Forbidden" })).toBeVisible();
