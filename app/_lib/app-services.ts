@@ -10,6 +10,7 @@ import { resolveDatabaseUrl } from "@/lib/db/database-url";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
+import { handOverOnTerminate } from "@/lib/engine/hand-over-on-terminate";
 import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
@@ -53,6 +54,9 @@ async function build(): Promise<AppServices> {
   // Servers connect while the app starts (a stdio server's process can take seconds), so the
   // first run finds their tools instead of waiting; problems are statuses, never thrown.
   void mcp.status().catch((error: unknown) => console.error("[mcp] the servers could not be read", error));
+  // On SIGTERM (or Ctrl+C) the runs this process drives go to a peer at once, before Next's own
+  // shutdown lets the process exit.
+  handOverOnTerminate(() => engine.stop());
   return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }
 

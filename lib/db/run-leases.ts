@@ -84,7 +84,12 @@ export async function releaseRunLeases({
   });
 }
 
-/** Runs nobody is driving: lapsed leases, and parked runs whose every request is resolved. */
+/**
+ * Runs nobody is driving — lapsed leases, and parked runs whose every request is resolved —
+ * and whether any run is running at all (held or not), in one query. Parked runs (no lease)
+ * sort first and lapsed leases before live ones, so `limit` never hides an orphan behind runs
+ * that are fine.
+ */
 export async function listOrphanedRuns({
   db,
   now,
@@ -93,16 +98,17 @@ export async function listOrphanedRuns({
   db: DbClient;
   now: Date;
   limit?: number;
-}): Promise<{ id: string; status: string }[]> {
-  const lapsed = await db.run.findMany({
-    where: { status: "running", OR: [{ leaseExpiresAt: { lt: now } }, { leaseExpiresAt: null }] },
-    select: { id: true, status: true },
+}): Promise<{ orphans: { id: string; status: string }[]; anyRunning: boolean }> {
+  const rows = await db.run.findMany({
+    where: {
+      OR: [{ status: "running" }, { status: "pending", requests: { none: { status: "open" } } }],
+    },
+    select: { id: true, status: true, leaseExpiresAt: true },
+    orderBy: { leaseExpiresAt: { sort: "asc", nulls: "first" } },
     take: limit,
   });
-  const ready = await db.run.findMany({
-    where: { status: "pending", requests: { none: { status: "open" } } },
-    select: { id: true, status: true },
-    take: limit,
-  });
-  return [...lapsed, ...ready];
+  const orphans = rows
+    .filter((row) => row.status === "pending" || row.leaseExpiresAt === null || row.leaseExpiresAt < now)
+    .map(({ id, status }) => ({ id, status }));
+  return { orphans, anyRunning: rows.some((row) => row.status === "running") };
 }

@@ -30,7 +30,8 @@ const startInput = z.object({
  */
 export function createEngine(options: EngineOptions): Engine {
   const { db, bus, instanceId } = options;
-  const leaseMs = options.leaseMs ?? 15_000;
+  // ADR 0022: a crashed instance's runs are taken over within lease + busy sweep (3 s + 1 s).
+  const leaseMs = options.leaseMs ?? 3_000;
   const policy = options.policy ?? createAnswerPolicy();
   const deps: DriveDeps = {
     db,
@@ -50,14 +51,19 @@ export function createEngine(options: EngineOptions): Engine {
     launcher,
     intervals: {
       expiryMs: options.expiryIntervalMs ?? 1_000,
-      recoveryMs: options.recoveryIntervalMs ?? leaseMs,
+      recoveryMs: options.recoveryIntervalMs ?? 1_000,
+      idleRecoveryMs: options.idleRecoveryIntervalMs ?? 15_000,
     },
   });
   let started = false;
 
   bus.listenSignals((message) => {
     if (message.type === "run_cancelled") launcher.abort(message.runId);
+    // A peer handing its runs over: take them now rather than at the next sweep.
+    else if (message.type === "runs_released") timers.wakeRecovery({ now: true });
   });
+  // Activity anywhere may be a run some instance is about to die in: watch closely for a while.
+  bus.listenAll(() => timers.wakeRecovery());
 
   return {
     async startRun(input) {
@@ -138,8 +144,10 @@ export function createEngine(options: EngineOptions): Engine {
     async stop() {
       started = false;
       timers.stop();
-      const interrupted = await launcher.stop();
+      const interrupted = await launcher.stop(options.stopGraceMs ?? 2_000);
       await releaseRunLeases({ db, leaseOwner: instanceId, runIds: interrupted });
+      if (interrupted.length > 0) await bus.signal({ type: "runs_released" });
+      await launcher.idle();
     },
   };
 }

@@ -24,13 +24,17 @@ export interface EngineOptions {
   bus: EventBus;
   /** Names this process in run leases; unique per process. */
   instanceId: string;
-  /** How long a run stays ours without renewal. Default 15 s. */
+  /** How long a run stays ours without renewal (renewed every third of it). Default 3 s. */
   leaseMs?: number;
   policy?: AnswerPolicy;
   /** How often `start()` sweeps for expired requests. Default 1 s. */
   expiryIntervalMs?: number;
-  /** How often `start()` looks for runs nobody is driving. Default `leaseMs`. */
+  /** How often `start()` looks for runs nobody is driving while any run is live. Default 1 s. */
   recoveryIntervalMs?: number;
+  /** The same when nothing runs anywhere and the bus is quiet. Default 15 s. */
+  idleRecoveryIntervalMs?: number;
+  /** How long `stop()` lets aborted segments wind down before releasing their leases. Default 2 s. */
+  stopGraceMs?: number;
   /** How long assistant text is gathered into one event. Default 30 ms. */
   textFlushMs?: number;
 }

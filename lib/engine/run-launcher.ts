@@ -29,8 +29,11 @@ export interface RunLauncher {
   readonly stopping: boolean;
   /** Accepts runs again after a `stop`. */
   open(): void;
-  /** Refuses new runs, aborts the live ones and waits for all background work; returns the interrupted runs. */
-  stop(): Promise<string[]>;
+  /**
+   * Refuses new runs, aborts the live ones and waits up to `graceMs` for them to wind down;
+   * returns the interrupted runs.
+   */
+  stop(graceMs: number): Promise<string[]>;
   idle(): Promise<void>;
 }
 
@@ -113,11 +116,20 @@ export function createRunLauncher(deps: DriveDeps): RunLauncher {
     open() {
       stopping = false;
     },
-    async stop() {
+    async stop(graceMs) {
       stopping = true;
       const interrupted = [...live.keys()];
       for (const controller of live.values()) controller.abort();
-      await idle();
+      // Aborted segments wind down in milliseconds; a tool that ignores its signal must not hold
+      // a handover up (its late writes fail once a peer has claimed the run).
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        idle(),
+        new Promise((resolve) => {
+          grace = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(grace);
       return interrupted;
     },
     idle,

@@ -3,13 +3,16 @@ import { claimLapsedRun, listOrphanedRuns, renewRunLeases } from "@/lib/db/run-l
 import type { AnswerDeps } from "./answer-request";
 import type { DriveDeps } from "./drive-run";
 import { expireRequest } from "./expire-request";
+import { scheduleRecovery } from "./recovery-schedule";
 import { leaseUntil, type RunLauncher, reportEngineError } from "./run-launcher";
 
 export interface RunTimerIntervals {
   /** How often expired requests are swept. */
   expiryMs: number;
-  /** How often runs nobody is driving are looked for. */
+  /** How often runs nobody is driving are looked for while any run is live or the bus is busy. */
   recoveryMs: number;
+  /** The same when nothing runs anywhere (ADR 0022). */
+  idleRecoveryMs: number;
 }
 
 /**
@@ -22,6 +25,8 @@ export interface RunTimers {
   expireDueRequests(): Promise<number>;
   /** Takes over runs nobody is driving; returns how many. */
   recoverRuns(): Promise<number>;
+  /** Asks for a recovery sweep within `recoveryMs`, or at once (a peer released its runs). */
+  wakeRecovery(options?: { now?: boolean }): void;
   /** Runs one recovery and one expiry sweep, then repeats all three on their intervals. */
   start(): Promise<void>;
   stop(): void;
@@ -40,6 +45,7 @@ export function createRunTimers({
 }): RunTimers {
   const { db, instanceId, leaseMs } = deps;
   let timers: NodeJS.Timeout[] = [];
+  let recovery: ReturnType<typeof scheduleRecovery> | undefined;
 
   const expireDueRequests = async () => {
     let expired = 0;
@@ -49,9 +55,10 @@ export function createRunTimers({
     return expired;
   };
 
-  const recoverRuns = async () => {
+  const sweepRuns = async () => {
     let taken = 0;
-    for (const run of await listOrphanedRuns({ db, now: new Date() })) {
+    const { orphans, anyRunning } = await listOrphanedRuns({ db, now: new Date() });
+    for (const run of orphans) {
       if (launcher.stopping || launcher.isLive(run.id)) continue;
       if (run.status === "pending") {
         launcher.resumeWhenReady(run.id);
@@ -68,10 +75,10 @@ export function createRunTimers({
         })
       ) {
         taken += 1;
-        launcher.continueRun(run.id);
+        launcher.continueRun(run.id, { takeover: true });
       }
     }
-    return taken;
+    return { taken, busy: anyRunning || orphans.length > 0 };
   };
 
   // A task still busy when its next tick comes skips that tick rather than running twice.
@@ -91,12 +98,18 @@ export function createRunTimers({
 
   return {
     expireDueRequests,
-    recoverRuns,
+    recoverRuns: async () => (await sweepRuns()).taken,
+    wakeRecovery: (options) => recovery?.wake(options),
     async start() {
-      await recoverRuns();
+      await sweepRuns();
       await expireDueRequests();
       every(intervals.expiryMs, expireDueRequests);
-      every(intervals.recoveryMs, recoverRuns);
+      recovery = scheduleRecovery({
+        sweep: sweepRuns,
+        busyMs: intervals.recoveryMs,
+        idleMs: intervals.idleRecoveryMs,
+        onError: reportEngineError,
+      });
       every(Math.max(50, Math.floor(leaseMs / 3)), () =>
         renewRunLeases({
           db,
@@ -109,6 +122,8 @@ export function createRunTimers({
     stop() {
       for (const timer of timers) clearInterval(timer);
       timers = [];
+      recovery?.stop();
+      recovery = undefined;
     },
   };
 }

@@ -1,8 +1,10 @@
 // A separate app process for the engine's crash and multi-process tests. Run with
 // `node --import tsx --conditions=react-server lib/engine/testing/engine-child.ts` and these variables:
-//   DATABASE_URL, MODE (start | answer | recover), LOG_FILE, and per mode
-//   start: THREAD_ID, USER_ID, MESSAGE · answer: REQUEST_ID, ACTOR (JSON), ANSWER (JSON) ·
+//   DATABASE_URL, MODE (start | hold | answer | recover), LOG_FILE, and per mode
+//   start, hold: THREAD_ID, USER_ID, MESSAGE · answer: REQUEST_ID, ACTOR (JSON), ANSWER (JSON) ·
 //   recover: RUN_IDS (comma-separated).
+// `hold` is an app instance as deployed: default timers (LEASE_MS may set the lease), and a
+// handover on SIGTERM.
 // Tools that block never return here unless MODE is recover, so the parent can SIGKILL this
 // process in the middle of a run. Lines on stdout tell the parent how far it got.
 import { randomUUID } from "node:crypto";
@@ -10,6 +12,7 @@ import { createDb } from "@/lib/db/client";
 import { createEngine } from "../create-engine";
 import type { EventBus } from "../event-bus";
 import { createMemoryEventBus } from "../event-bus";
+import { handOverOnTerminate } from "../hand-over-on-terminate";
 import { createPostgresEventBus } from "../postgres-event-bus";
 import { createScriptedClient, createScriptedToolkit, fileLog } from "./scripted-agent";
 
@@ -33,8 +36,11 @@ const engine = createEngine({
   db,
   bus,
   instanceId,
-  leaseMs: 600,
-  recoveryIntervalMs: 100,
+  ...(mode === "hold"
+    ? process.env.LEASE_MS
+      ? { leaseMs: Number(process.env.LEASE_MS) }
+      : {}
+    : { leaseMs: 600, recoveryIntervalMs: 100 }),
   createClient: createScriptedClient,
   createToolkit: () =>
     createScriptedToolkit({
@@ -50,9 +56,10 @@ const engine = createEngine({
 });
 // Only the rescuing process runs the timers: the others would otherwise adopt each other's
 // lapsed runs, which is correct but makes the test's execution counts depend on timing.
-if (mode === "recover") await engine.start();
+if (mode === "recover" || mode === "hold") await engine.start();
+if (mode === "hold") handOverOnTerminate(() => engine.stop());
 
-if (mode === "start") {
+if (mode === "start" || mode === "hold") {
   const { runId } = await engine.startRun({
     threadId: env("THREAD_ID"),
     userId: env("USER_ID"),
