@@ -1,5 +1,6 @@
 import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
+import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
 import { engineTransaction } from "./transaction-options";
@@ -154,4 +155,43 @@ export async function appendRunEvents({
     if (error instanceof RunNotHeld) return [];
     throw error;
   }
+}
+
+/**
+ * Where the transcript events a run's dead segment wrote past its last safe point begin: after
+ * the later of its stored state's last event and its last park. Null when it left none, so a
+ * takeover has nothing to supersede.
+ */
+export async function getDeadSegmentStartByRun({
+  db,
+  runId,
+  savedEventSeq,
+}: {
+  db: DbClient;
+  runId: string;
+  savedEventSeq: number;
+}): Promise<number | null> {
+  const park = await db.event.findFirst({
+    where: { runId, type: "pending" },
+    orderBy: { seq: "desc" },
+    select: { seq: true },
+  });
+  const afterSeq = Math.max(savedEventSeq, park?.seq ?? 0);
+  const dead = await db.event.findFirst({
+    where: { runId, seq: { gt: afterSeq }, type: { in: [...transcriptEventTypes] } },
+    select: { seq: true },
+  });
+  return dead ? afterSeq : null;
+}
+
+/** The `superseded` markers of a run, so a replay can skip what they void before it reaches them. */
+export async function listSupersededMarkersByRun({
+  db,
+  runId,
+}: {
+  db: DbClient;
+  runId: string;
+}): Promise<ThreadEvent[]> {
+  const rows = await db.event.findMany({ where: { runId, type: "superseded" }, orderBy: { seq: "asc" } });
+  return rows.map(toThreadEvent);
 }

@@ -19,6 +19,8 @@ export interface StoredRun {
   error: string | null;
   /** Moves on with every change of hands, and with every answer a parked run takes. */
   version: number;
+  /** The last event seq of the thread that the stored state accounts for (see `saveRunCheckpoint`). */
+  savedEventSeq: number;
 }
 
 interface RunRow {
@@ -32,6 +34,7 @@ interface RunRow {
   leaseExpiresAt: Date | null;
   error: string | null;
   version: number;
+  savedEventSeq: number;
 }
 
 export function toStoredRun(row: RunRow): StoredRun {
@@ -46,6 +49,7 @@ export function toStoredRun(row: RunRow): StoredRun {
     leaseExpiresAt: row.leaseExpiresAt,
     error: row.error,
     version: row.version,
+    savedEventSeq: row.savedEventSeq,
   };
 }
 
@@ -143,6 +147,7 @@ export async function saveRunCheckpoint({
   checkpoint,
   withMessages,
   bodies = [],
+  lastStoredSeq,
 }: {
   db: DbClient;
   runId: string;
@@ -153,15 +158,26 @@ export async function saveRunCheckpoint({
   /** Set when the transcript grew since the last safe point. */
   withMessages: boolean;
   bodies?: EventBody[];
+  /** The seq of the segment's last event already stored, if any: this state accounts for it. */
+  lastStoredSeq?: number;
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
     const held = await tx.run.updateMany({
       where: { id: runId, status: "running", leaseOwner },
-      data: { ...checkpointColumns(checkpoint), leaseExpiresAt },
+      data: {
+        ...checkpointColumns(checkpoint),
+        leaseExpiresAt,
+        ...(bodies.length === 0 && lastStoredSeq !== undefined ? { savedEventSeq: lastStoredSeq } : {}),
+      },
     });
     if (held.count !== 1) return null;
     if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
-    return appendEvents({ tx, threadId, runId, bodies });
+    const events = await appendEvents({ tx, threadId, runId, bodies });
+    // Seqs are known only once taken, after the run's row (written first, as everywhere).
+    if (events.length > 0) {
+      await tx.run.update({ where: { id: runId }, data: { savedEventSeq: events.at(-1)!.seq } });
+    }
+    return events;
   }, engineTransaction);
 }
 

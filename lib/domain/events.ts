@@ -48,6 +48,13 @@ export type EventBody =
       actorId?: string;
     }
   | { type: "usage"; usage: Usage }
+  /**
+   * A process took the run over from one that died: the run's transcript events (text,
+   * tool_call, tool_result, usage) after `afterSeq` and before this event were written by the
+   * dead segment past its last safe point, and the new owner does that work again. Replays skip
+   * them, so a thread's log replays to exactly its transcript.
+   */
+  | { type: "superseded"; afterSeq: number }
   /** The run reached a final state; `text` is the assistant's last answer. */
   | { type: "run_finished"; status: Exclude<RunState, "running" | "pending">; text: string };
 

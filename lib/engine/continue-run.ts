@@ -1,3 +1,4 @@
+import { getDeadSegmentStartByRun } from "@/lib/db/events";
 import { getRunPromptByRunId, listMessagesByThread } from "@/lib/db/messages";
 import { listRequestsByWireIds } from "@/lib/db/requests";
 import { getRunById, type StoredRun } from "@/lib/db/runs";
@@ -10,6 +11,8 @@ export interface KnownState {
   claimed?: StoredRun;
   /** An answer stored just before the claim (see `copyAsStored`), which saves reading it back. */
   resolved?: Answer;
+  /** Taken over from a process that stopped renewing its lease: what it wrote past its last safe point is superseded. */
+  takeover?: boolean;
 }
 
 /**
@@ -37,11 +40,20 @@ export async function prepareContinuation(
   deps: DriveDeps,
   runId: string,
   signal: AbortSignal,
-  { claimed, resolved }: KnownState = {},
+  { claimed, resolved, takeover }: KnownState = {},
 ): Promise<Segment | null> {
   const run = claimed ?? (await getRunById({ db: deps.db, runId }));
   if (run?.status !== "running" || run.leaseOwner !== deps.instanceId) return null;
-  const base = { runId, threadId: run.threadId, userId: run.userId, signal };
+  const supersedeAfter = takeover
+    ? await getDeadSegmentStartByRun({ db: deps.db, runId, savedEventSeq: run.savedEventSeq })
+    : null;
+  const base = {
+    runId,
+    threadId: run.threadId,
+    userId: run.userId,
+    signal,
+    ...(supersedeAfter === null ? {} : { supersedeAfter }),
+  };
   if (!run.checkpoint) {
     const prompt = await getRunPromptByRunId({ db: deps.db, runId });
     if (!prompt) return null;

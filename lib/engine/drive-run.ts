@@ -32,6 +32,8 @@ export interface Segment {
   userId: string;
   start: SegmentStart;
   signal: AbortSignal;
+  /** Set on a takeover whose dead predecessor logged transcript events after this seq. */
+  supersedeAfter?: number;
 }
 
 class LeaseLost extends Error {}
@@ -130,6 +132,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
         checkpoint,
         withMessages,
         bodies,
+        lastStoredSeq: writer.lastStoredSeq(),
       }),
     );
     if (!held) {
@@ -141,6 +144,10 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   };
 
   let toolkit: EngineToolkit | undefined;
+  // The new owner redoes whatever its dead predecessor did past the last safe point; the marker
+  // makes replays skip that, so no text or tool card appears twice.
+  if (segment.supersedeAfter !== undefined)
+    writer.push({ type: "superseded", afterSeq: segment.supersedeAfter });
   // A resumed run announces itself at once, before its first model or tool activity.
   if (start.kind === "resume") writer.push({ type: "run_status", status: "running" });
   try {

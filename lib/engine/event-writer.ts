@@ -31,6 +31,10 @@ export function createEventWriter({
   let text = "";
   let timer: NodeJS.Timeout | undefined;
   let failure: unknown;
+  let lastSeq: number | undefined;
+  const noteStored = (events: readonly ThreadEvent[]) => {
+    if (events.length > 0) lastSeq = events.at(-1)!.seq;
+  };
 
   /** Moves the text gathered so far into the queue as one event. */
   const queueText = () => {
@@ -55,6 +59,7 @@ export function createEventWriter({
       if (failure) return;
       try {
         const events = await appendRunEvents({ db, threadId, runId, bodies, onlyWhileHeldBy: leaseOwner });
+        noteStored(events);
         await publishAll(bus, events);
       } catch (error) {
         failure = error;
@@ -77,6 +82,8 @@ export function createEventWriter({
       queued.push(body);
       later();
     },
+    /** The seq of the last event this writer stored, once it has stored one. */
+    lastStoredSeq: () => lastSeq,
     /** Waits until everything pushed so far is stored; rethrows a storage failure. */
     async flush() {
       write();
@@ -103,6 +110,7 @@ export function createEventWriter({
           throw error;
         }
         if (events === null) return false;
+        noteStored(events);
         await publishAll(bus, events);
         return true;
       });

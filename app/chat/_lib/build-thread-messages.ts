@@ -1,6 +1,7 @@
 import { readUIMessageStream } from "ai";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import type { ThreadEvent } from "@/lib/domain/events";
+import { supersededRanges } from "@/lib/domain/superseded-events";
 import { type ChatChunk, RunChunkTranslator } from "./run-chunk-translator";
 
 export function userMessageId(runId: string): string {
@@ -15,6 +16,8 @@ export function userMessageId(runId: string): string {
 export async function buildThreadMessages(events: ThreadEvent[]): Promise<ChatMessage[]> {
   const messages: ChatMessage[] = [];
   const runs = new Map<string, { translator: RunChunkTranslator; chunks: ChatChunk[]; index: number }>();
+  // What a takeover redid is known from the whole log, so each run is read without it.
+  const superseded = supersededRanges(events);
 
   for (const event of events) {
     if (event.runId === null) continue;
@@ -27,7 +30,11 @@ export async function buildThreadMessages(events: ThreadEvent[]): Promise<ChatMe
     }
     let run = runs.get(event.runId);
     if (!run) {
-      run = { translator: new RunChunkTranslator(event.runId), chunks: [], index: messages.length };
+      run = {
+        translator: new RunChunkTranslator(event.runId, superseded),
+        chunks: [],
+        index: messages.length,
+      };
       runs.set(event.runId, run);
       // Reserve the assistant message's slot right after its user message.
       messages.push(undefined as unknown as ChatMessage);

@@ -3,9 +3,10 @@ import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
-import { getFirstEventSeqByRun } from "@/lib/db/events";
+import { getFirstEventSeqByRun, listSupersededMarkersByRun } from "@/lib/db/events";
 import { getActiveRunByThread, getRunById } from "@/lib/db/runs";
 import type { ChatMessage } from "@/lib/domain/chat-message";
+import { supersededRanges } from "@/lib/domain/superseded-events";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, toPublicError } from "@/lib/errors";
 import { loadOwnThread } from "./load-own-thread";
@@ -48,13 +49,17 @@ export async function openRunStream(
   const firstSeq = await getFirstEventSeqByRun({ db, runId: target });
   // A run with no event yet has nothing to skip: reading from the start is correct, if slower.
   const afterSeq = firstSeq === null ? 0 : firstSeq - 1;
-  const translator = new RunChunkTranslator(target);
+  // A replay skips what a takeover redid; the markers come after those events, so read them first.
+  const markers = await listSupersededMarkersByRun({ db, runId: target });
+  const translator = new RunChunkTranslator(target, supersededRanges(markers));
 
   const stream = createUIMessageStream<ChatMessage>({
     execute: async ({ writer }) => {
       for await (const event of engine.subscribe({ threadId, afterSeq, signal })) {
         for (const chunk of translator.push(event)) writer.write(chunk);
-        if (translator.finished) return;
+        // Ending the stream of a live run makes the client reattach, and its replay skips
+        // what this viewer was shown before the run changed hands.
+        if (translator.finished || translator.stale) return;
       }
     },
     onError: (error) => toPublicError(error).message,

@@ -1,6 +1,12 @@
 import type { InferUIMessageChunk } from "ai";
 import type { ChatMessage, RequestCardData, ToolCardData } from "@/lib/domain/chat-message";
 import type { RunState, ThreadEvent } from "@/lib/domain/events";
+import {
+  isSuperseded,
+  type SupersededRange,
+  supersededRangeOf,
+  transcriptEventTypes,
+} from "@/lib/domain/superseded-events";
 
 export type ChatChunk = InferUIMessageChunk<ChatMessage>;
 
@@ -23,17 +29,42 @@ export class RunChunkTranslator {
   private state: RunState = "running";
   private readonly tools = new Map<string, ToolCardData>();
   private readonly requests = new Map<string, RequestCardData>();
+  private readonly superseded: SupersededRange[];
+  /** Seqs of the transcript events already turned into chunks. */
+  private readonly shown: number[] = [];
+  private staleFlag = false;
 
-  constructor(runId: string) {
+  /**
+   * `superseded` lists the run's `superseded` markers known up front (a replay reads them
+   * first), so what they void is skipped even though the marker comes after it in the log.
+   */
+  constructor(runId: string, superseded: readonly SupersededRange[] = []) {
     this.runId = runId;
+    this.superseded = [...superseded];
   }
 
   get finished(): boolean {
     return this.finishedFlag;
   }
 
+  /**
+   * A marker arrived for events this translator has already shown: chunks cannot take them
+   * back, so the viewer must replay the run (a stream closes, and the client reattaches).
+   */
+  get stale(): boolean {
+    return this.staleFlag;
+  }
+
   push(event: ThreadEvent): ChatChunk[] {
     if (event.runId !== this.runId || this.finishedFlag) return [];
+    const range = supersededRangeOf(event);
+    if (range) {
+      if (this.shown.some((seq) => seq > range.afterSeq && seq < range.seq)) this.staleFlag = true;
+      this.superseded.push(range);
+      return [];
+    }
+    if (isSuperseded(event, this.superseded)) return [];
+    if (transcriptEventTypes.has(event.type)) this.shown.push(event.seq);
     const out: ChatChunk[] = [];
     if (!this.started) {
       this.started = true;
@@ -136,6 +167,7 @@ export class RunChunkTranslator {
         break;
       case "user_message":
       case "usage":
+      case "superseded":
         break;
     }
     return out;

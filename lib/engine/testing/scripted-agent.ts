@@ -86,7 +86,21 @@ async function* chatter(): AsyncGenerator<InProcessPart> {
   }
 }
 
+/**
+ * "drip" answers slowly — a word every 25 ms, then a call to `count`, then a closing line — so
+ * a process can be killed in the middle of a model call that has already streamed text.
+ */
+async function* drip(input: ModelInput): AsyncGenerator<InProcessPart> {
+  const afterTool = input.messages.at(-1)?.role === "tool";
+  for (const word of chatterWords.slice(0, afterTool ? 10 : 30)) {
+    yield { type: "text", delta: afterTool ? `done-${word}` : word };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  if (!afterTool) yield { type: "tool_call", name: "count", args: {} };
+}
+
 function generate(input: ModelInput) {
+  if (first(input) === "drip") return drip(input);
   return first(input) === "chatter" ? chatter() : plan(input);
 }
 
