@@ -46,11 +46,11 @@ type DatabaseAdminModule = {
   createDatabase(url: string): Promise<string>;
 };
 
-function migrationsDirOf(root: string, provider: ResolvedDatabaseUrl["provider"]): string {
+export function migrationsDirOf(root: string, provider: ResolvedDatabaseUrl["provider"]): string {
   return path.join(root, provider === "postgres" ? "prisma/postgres/migrations" : "prisma/migrations");
 }
 
-function migrationFolderNames(dir: string, before?: string): string[] {
+export function migrationFolderNames(dir: string, before?: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && (before === undefined || entry.name < before))
@@ -78,7 +78,7 @@ function readMigrationsList(dir: string, names: string[]): MigrationsList {
   };
 }
 
-const APPLIED_SQL =
+export const APPLIED_SQL =
   "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
 
 /** Names of the migrations recorded as applied, or null when the database has no history yet. */

@@ -134,6 +134,8 @@ export function createEngine(options: EngineOptions): Engine {
 
     idle: launcher.idle,
 
+    isRunning: () => started,
+
     async start() {
       if (started) return;
       started = true;

@@ -61,6 +61,8 @@ export interface Engine {
   subscribe(input: SubscribeInput): AsyncIterable<ThreadEvent>;
   /** Settles when every run segment this process is driving has stopped (tests, shutdown). */
   idle(): Promise<void>;
+  /** Whether `start()` has run and `stop()` has not: the timers (expiry, takeover, renewal) are on. */
+  isRunning(): boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

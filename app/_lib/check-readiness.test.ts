@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { createDb } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate-database";
+import { createTempDatabase } from "@/lib/db/temp-database";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
+import { makeTestEngine } from "@/lib/engine/testing/engine-fixture";
+import { memoryLog } from "@/lib/engine/testing/scripted-agent";
+import { checkReadiness } from "./check-readiness";
+
+const body = async (response: Response) => ({ status: response.status, json: await response.json() });
+
+describe("GET /api/health", () => {
+  it("answers 200 with nothing but its status, uncached", async () => {
+    const response = health();
+    expect(await body(response)).toEqual({ status: 200, json: { status: "ok" } });
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe.each<TestProvider>(["sqlite", "postgres"])("readiness on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("is ready once the database is migrated and the engine runs, and not once it stops", async () => {
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    const services = { db: database.db, engine };
+    expect(await body(await checkReadiness({ services, provider }))).toEqual({
+      status: 503,
+      json: { status: "not_ready" },
+    });
+    await engine.start();
+    const ready = await checkReadiness({ services, provider });
+    expect(await body(ready)).toEqual({ status: 200, json: { status: "ready" } });
+    expect(ready.headers.get("cache-control")).toBe("no-store");
+    await engine.stop();
+    expect((await checkReadiness({ services, provider })).status).toBe(503);
+  });
+
+  it("is not ready while a committed migration is missing, or without services", async () => {
+    const temp = await createTempDatabase({ provider });
+    const db = createDb({ url: temp.url });
+    try {
+      await migrateDatabase({ url: temp.url, before: "20261201083000_run_saved_event_seq" });
+      const engine = makeTestEngine({ db, log: memoryLog() });
+      await engine.start();
+      expect(await body(await checkReadiness({ services: { db, engine }, provider }))).toEqual({
+        status: 503,
+        json: { status: "not_ready" },
+      });
+      await engine.stop();
+    } finally {
+      await db.$disconnect();
+      await temp.drop();
+    }
+    expect((await checkReadiness({ services: null, provider })).status).toBe(503);
+  });
+
+  it("is not ready when the database does not answer", async () => {
+    const temp = await createTempDatabase({ provider });
+    const db = createDb({ url: temp.url });
+    await migrateDatabase({ url: temp.url });
+    await temp.drop();
+    const engine = makeTestEngine({ db, log: memoryLog() });
+    const response = await checkReadiness({
+      services: { db, engine: { ...engine, isRunning: () => true } },
+      provider,
+    });
+    expect(await body(response)).toEqual({ status: 503, json: { status: "not_ready" } });
+    await db.$disconnect();
+  });
+});
