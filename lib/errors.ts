@@ -58,7 +58,18 @@ export interface FieldIssue {
   message: string;
 }
 
+// The Next server bundles instrumentation (which starts the engine) apart from the routes, so one
+// process holds two copies of this module and two AppError classes. Errors carry a brand under
+// a process-wide symbol and `instanceof` checks the brand, so an AppError the engine throws is
+// one to the route that catches it too.
+const APP_ERROR = Symbol.for("toolnexus.AppError");
+
 export class AppError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && APP_ERROR in value;
+  }
+
+  readonly [APP_ERROR] = true;
   readonly code: AppErrorCode;
   readonly status: number;
   /** Per-field problems a form can show next to its inputs (validation codes only). */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDbProvider } from "./db-provider";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
@@ -19,5 +19,15 @@ describe("getDbProvider", () => {
 
   it("refuses anything else", () => {
     expect(() => getDbProvider({ db: {} as never })).toThrow(/createDb/);
+  });
+
+  it("knows the clients made through another copy of the module, as the server's bundles are", async () => {
+    vi.resetModules();
+    const copy = await import("./db-provider");
+    expect(copy.getDbProvider).not.toBe(getDbProvider);
+    expect(databases.map((database) => copy.getDbProvider({ db: database.db }))).toEqual([
+      "sqlite",
+      "postgres",
+    ]);
   });
 });

@@ -4,8 +4,14 @@ import type { DbClient } from "./db-types";
 export type DbProvider = "sqlite" | "postgres";
 
 // Prisma hands back a proxy rather than an instance of the generated class, so `instanceof`
-// cannot tell the two clients apart; createDb records each client's provider instead.
-const providers = new WeakMap<object, DbProvider>();
+// cannot tell the two clients apart; createDb records each client's provider instead. The record
+// is process-wide: the Next server bundles instrumentation (which creates the app's client)
+// apart from the routes, and both bundles' copies of this module must see the same clients.
+type ProvidersGlobal = typeof globalThis & { [PROVIDERS]?: WeakMap<object, DbProvider> };
+const PROVIDERS = Symbol.for("toolnexus.dbProviders");
+const holder = globalThis as ProvidersGlobal;
+holder[PROVIDERS] ??= new WeakMap<object, DbProvider>();
+const providers = holder[PROVIDERS];
 
 /** Called by createDb for every client it makes. */
 export function recordDbProvider({ db, provider }: { db: DbClient; provider: DbProvider }): void {

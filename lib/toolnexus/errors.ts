@@ -13,8 +13,17 @@ export type ToolnexusErrorCode =
   | "answer:unknown_id"
   | "answer:invalid";
 
+// A process may hold two copies of the library (a bundler that bundles twice, two installed
+// versions): errors carry a brand under a process-wide symbol and `instanceof` checks it.
+const TOOLNEXUS_ERROR = Symbol.for("toolnexus.ToolnexusError");
+
 /** The one error type the library throws; `code` is stable, `message` is for people. */
 export class ToolnexusError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && TOOLNEXUS_ERROR in value;
+  }
+
+  readonly [TOOLNEXUS_ERROR] = true;
   readonly code: ToolnexusErrorCode;
   /** HTTP status of a provider response, when there was one. */
   readonly status?: number;
