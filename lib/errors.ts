@@ -106,3 +106,9 @@ export function toPublicError(value: unknown): PublicError {
   const error = isAppError(value) ? value : new AppError("internal:unexpected");
   return { code: error.code, status: error.status, message: error.message, issues: error.issues };
 }
+
+/**
+ * What every server action returns and every component that called it reads: the value, or
+ * the public side of the error that refused it.
+ */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: PublicError };

@@ -1,8 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
 import { getAppServices } from "@/app/_lib/app-services";
+import { serveAction } from "@/app/_lib/serve-action";
 import { requireUser } from "@/lib/auth/guards";
 import { cancelChatRun } from "./_lib/cancel-chat-run";
 import { createChatThread } from "./_lib/create-chat-thread";
@@ -18,27 +18,10 @@ export async function createThreadAction(): Promise<void> {
 }
 
 /** Sends a message: stores it and starts the run, which goes on after this returns. */
-export async function startRunAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
-  return toActionResult(async () => {
-    const actor = await requireUser();
-    return startChatRun({ actor, input }, await getAppServices());
-  });
-}
+export const startRunAction = serveAction(startChatRun);
 
 /** "Stop": ends the thread's running or parked run for its owner; open requests are cancelled. */
-export async function cancelRunAction(input: unknown): Promise<ActionResult<{ runId: string }>> {
-  return toActionResult(async () => {
-    const actor = await requireUser();
-    return cancelChatRun({ actor, input }, await getAppServices());
-  });
-}
+export const cancelRunAction = serveAction(cancelChatRun);
 
 /** Takes back "always allow <tool> in this chat"; the tool's next call there asks again. */
-export async function revokeToolAllowanceAction(
-  input: unknown,
-): Promise<ActionResult<{ threadId: string; toolName: string }>> {
-  return toActionResult(async () => {
-    const actor = await requireUser();
-    return revokeToolAllowance({ actor, input }, await getAppServices());
-  });
-}
+export const revokeToolAllowanceAction = serveAction(revokeToolAllowance);

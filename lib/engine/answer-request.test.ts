@@ -8,7 +8,7 @@ import { startRunOnFreshThread } from "./testing/start-run-on-fresh-thread";
 describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", (provider) => {
   const suite = useEngineSuite(provider);
 
-  it("refuses unknown ids, wrong actors and invalid data with typed errors and changes nothing", async () => {
+  it("refuses unknown ids, wrong actors and data that misses the schema with typed errors and changes nothing", async () => {
     const { engine, runId } = await startRunOnFreshThread(suite, { message: "pair again" });
     const before = await readRunState(suite.database.db, runId);
     const [approval, input] = before.requests;
@@ -57,10 +57,6 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
           actor: suite.people.owner,
         }),
         "invalid:answer",
-      ],
-      [
-        engine.answerRequest({ requestId: input!.id, answer: { ok: "yes" }, actor: suite.people.owner }),
-        "bad_request:input",
       ],
     ];
     for (const [attempt, code] of attempts) {

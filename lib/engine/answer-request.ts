@@ -1,10 +1,10 @@
 import { claimRequest } from "@/lib/db/claim-request";
 import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
+import { mcpElicitationOf } from "@/lib/domain/mcp-elicitation";
 import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
-import { requestActionInput } from "./actor-input";
 import type { AnswerPolicy } from "./answer-policy";
-import type { SubmittedAnswerInput } from "./engine-types";
+import type { AnswerInput, SubmittedAnswer } from "./engine-types";
 import { publishAll } from "./event-writer";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
 import { validateAnswer } from "./validate-answer";
@@ -25,19 +25,31 @@ function checkMayAnswer(policy: AnswerPolicy, request: BareRequest, actor: Actor
   }
 }
 
+const SIGN_IN_ELSEWHERE = "A sign-in completes at the provider: use the Continue link on the request.";
+
+function decide(input: AnswerInput, request: BareRequest): SubmittedAnswer {
+  const submitted = typeof input.answer === "function" ? input.answer(request) : input.answer;
+  // An MCP server's URL elicitation is no sign-in of ours: the server itself checks what the
+  // user did at its page, so the owner may say they have finished.
+  const signIn = request.request.kind === "authorization" && !mcpElicitationOf(request.request);
+  if (signIn && submitted.ok && input.via !== "oauth_callback") {
+    throw new AppError("bad_request:input", { message: SIGN_IN_ELSEWHERE });
+  }
+  return submitted;
+}
+
 /**
- * Checks in a fixed order — exists, actor may answer, still open and not expired, data fits
- * `data.schema` — then claims the request. Only the claim decides between racing answers; the
- * earlier checks just give the losers of an obvious race a precise error without a write.
+ * The one path by which anyone answers a request. It reads the request once and checks in a
+ * fixed order — exists, actor may answer, still open and not expired, a sign-in only from its
+ * callback, data fits `data.schema` — then claims it. Only the claim decides between racing
+ * answers; the earlier checks just give the losers of an obvious race a precise error without
+ * a write.
  */
 export async function answerRequest(
   deps: AnswerDeps,
-  input: SubmittedAnswerInput,
+  input: AnswerInput,
 ): Promise<{ request: StoredRequest }> {
-  const parsed = requestActionInput.safeParse({ requestId: input.requestId, actor: input.actor });
-  if (!parsed.success) throw new AppError("bad_request:input");
-  const { requestId, actor } = parsed.data;
-
+  const { requestId, actor } = input;
   const request = await getBareRequestById({ db: deps.db, id: requestId });
   if (!request) throw new AppError("not_found:request");
   checkMayAnswer(deps.policy, request, actor);
@@ -46,7 +58,7 @@ export async function answerRequest(
     await expireRequest(deps, request);
     throw new AppError("expired:request");
   }
-  const answer = validateAnswer({ request: request.request, answer: input.answer });
+  const answer = validateAnswer({ request: request.request, answer: decide(input, request) });
 
   const claim = await claimRequest({
     db: deps.db,

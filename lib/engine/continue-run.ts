@@ -9,24 +9,20 @@ import type { DriveDeps, Segment } from "./drive-run";
 export interface KnownState {
   /** The run as its claim returned it, which saves reading it again. */
   claimed?: StoredRun;
-  /** An answer stored just before the claim (see `copyAsStored`), which saves reading it back. */
+  /** An answer stored just before the claim (see `toResumeAnswer`), which saves reading it back. */
   resolved?: Answer;
   /** Taken over from a process that stopped renewing its lease: what it wrote past its last safe point is superseded. */
   takeover?: boolean;
 }
 
 /**
- * A copy of an answer as storing it made it: its data through JSON, detached from the caller's
- * objects, so a tool resumed with it sees what a takeover would read back.
+ * The §10 answer a resumed tool sees, built the same way from a stored row or from one in hand:
+ * only the wire keys, and the data through JSON as storing made it (detached from the caller's
+ * objects, `undefined` dropped), so an answer handed over sees what a takeover would read back.
  */
-export function copyAsStored(answer: Answer): Answer {
-  return answer.data ? { ...answer, data: JSON.parse(JSON.stringify(answer.data)) } : { ...answer };
-}
-
-/** The §10 answer a resumed tool sees, built the same way from a stored row or from one in hand. */
-function toResumeAnswer(id: string, stored: Pick<Answer, "ok" | "data" | "reason">): Answer {
+export function toResumeAnswer(id: string, stored: Pick<Answer, "ok" | "data" | "reason">): Answer {
   const answer: Answer = { id, ok: stored.ok };
-  if (stored.data) answer.data = stored.data;
+  if (stored.data) answer.data = JSON.parse(JSON.stringify(stored.data));
   if (stored.reason) answer.reason = stored.reason;
   return answer;
 }
@@ -74,8 +70,11 @@ export async function prepareContinuation(
     toRead.length > 0 ? await listRequestsByWireIds({ db: deps.db, runId, wireIds: toRead }) : new Map();
   const answers: Answer[] = [];
   for (const id of wireIds) {
-    const stored = id === inHand?.id ? inHand : rows.get(id)?.answer;
-    if (stored) answers.push(toResumeAnswer(id, stored));
+    if (id === inHand?.id) answers.push(inHand);
+    else {
+      const stored = rows.get(id)?.answer;
+      if (stored) answers.push(toResumeAnswer(id, stored));
+    }
   }
   return { ...base, start: { kind: "resume", checkpoint: run.checkpoint, answers } };
 }

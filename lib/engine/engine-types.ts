@@ -1,10 +1,11 @@
 import type { DbClient } from "@/lib/db/db-types";
-import type { StoredRequest } from "@/lib/db/requests";
+import type { BareRequest, StoredRequest } from "@/lib/db/requests";
 import type { ThreadEvent } from "@/lib/domain/events";
 import type { Actor } from "@/lib/domain/roles";
 import type { Client, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { EventBus } from "./event-bus";
+
 import type { SubscribeInput } from "./subscribe-thread";
 
 export interface ToolkitContext {
@@ -39,16 +40,41 @@ export interface EngineOptions {
   textFlushMs?: number;
 }
 
-export interface SubmittedAnswerInput {
+/**
+ * What someone decides about a parked request, before the engine turns it into the §10 Answer.
+ * `expired` and `cancelled` are the system's, so a submitted decline is always "declined".
+ */
+export interface SubmittedAnswer {
+  ok: boolean;
+  data?: Record<string, unknown>;
+  reason?: "declined";
+}
+
+/**
+ * One answer to one request, from whichever way it arrived (a form, the OAuth callback, …).
+ * Callers parse their own transport; the engine reads the request once and checks the rest.
+ */
+export interface AnswerInput {
   requestId: string;
-  answer: unknown;
   actor: Actor;
+  /**
+   * The decision, or how to make it from the request as stored (a bulk approval approves what
+   * the form would show). A function runs after the policy and expiry checks, before the
+   * schema check, and may throw an AppError to refuse.
+   */
+  answer: SubmittedAnswer | ((request: BareRequest) => SubmittedAnswer);
+  /**
+   * Who vouches for the answer. Only the OAuth callback, which has seen the provider's consent,
+   * may accept a sign-in (ADR 0012); everyone else can only decline one.
+   */
+  via?: "person" | "oauth_callback";
 }
 
 export interface Engine {
   /** Resolves once the run and the user's message are stored; the loop goes on in the background. */
   startRun(input: { threadId: string; userId: string; message: string }): Promise<{ runId: string }>;
-  answerRequest(input: SubmittedAnswerInput): Promise<{ request: StoredRequest }>;
+  /** The one way to answer a request: exists, may answer, still open, in time, fits its schema, claimed. */
+  answerRequest(input: AnswerInput): Promise<{ request: StoredRequest }>;
   cancelRun(input: { runId: string; actor: Actor }): Promise<void>;
   /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
   expireDueRequests(): Promise<number>;

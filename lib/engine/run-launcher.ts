@@ -1,6 +1,6 @@
 import { claimParkedRun, releaseRunLeases } from "@/lib/db/run-leases";
 import type { Answer } from "@/lib/toolnexus/types";
-import { copyAsStored, type KnownState, prepareContinuation } from "./continue-run";
+import { type KnownState, prepareContinuation, toResumeAnswer } from "./continue-run";
 import { type DriveDeps, driveRun, type Segment } from "./drive-run";
 
 export function reportEngineError(error: unknown) {
@@ -84,7 +84,7 @@ export function createRunLauncher(deps: DriveDeps): RunLauncher {
   const resumeWhenReady: RunLauncher["resumeWhenReady"] = (runId, answer) => {
     if (stopping) return;
     // Copied now: the caller may change its objects once it has been told the answer is stored.
-    const resolved = answer && copyAsStored(answer);
+    const resolved = answer && toResumeAnswer(answer.id, answer);
     track(
       (async () => {
         const claimed = await claimParkedRun({

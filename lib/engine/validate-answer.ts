@@ -1,20 +1,8 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { z } from "zod";
 import { AppError, type FieldIssue } from "@/lib/errors";
 import type { Answer, Request } from "@/lib/toolnexus/types";
-
-// What a person may submit for a parked request. `expired` and `cancelled` are reserved for
-// the system, so a submitted decline is always "declined".
-export const submittedAnswerSchema = z
-  .object({
-    ok: z.boolean(),
-    data: z.record(z.string(), z.unknown()).optional(),
-    reason: z.literal("declined").optional(),
-  })
-  .strict();
-
-export type SubmittedAnswer = z.infer<typeof submittedAnswerSchema>;
+import type { SubmittedAnswer } from "./engine-types";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
@@ -43,20 +31,17 @@ function schemaOf(request: Request): Record<string, unknown> | undefined {
 }
 
 /**
- * Checks a submitted answer against the request it answers and returns the §10 Answer to
- * store. An acceptance must satisfy `data.schema` when the request has one.
+ * Checks a decision against the request it answers and returns the §10 Answer to store. An
+ * acceptance must satisfy `data.schema` when the request has one. The decision's shape is the
+ * caller's to parse from its own transport; this is the check only the request can inform.
  */
-export function validateAnswer({ request, answer }: { request: Request; answer: unknown }): Answer {
-  const parsed = submittedAnswerSchema.safeParse(answer);
-  if (!parsed.success) {
-    throw new AppError("bad_request:input", {
-      issues: parsed.error.issues.map((issue) => ({
-        path: `/${issue.path.join("/")}`,
-        message: issue.message,
-      })),
-    });
-  }
-  const submitted = parsed.data;
+export function validateAnswer({
+  request,
+  answer: submitted,
+}: {
+  request: Request;
+  answer: SubmittedAnswer;
+}): Answer {
   if (!submitted.ok) {
     // A decline's data (typically the reviewer's reason) is free-form: `data.schema` describes
     // what an approval must supply, not why someone said no.

@@ -3,7 +3,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { claimOAuthState } from "@/lib/db/oauth-states";
 import { getRequestById } from "@/lib/db/requests";
 import type { Actor } from "@/lib/domain/roles";
-import type { SubmittedAnswerInput } from "@/lib/engine/engine-types";
+import type { AnswerInput } from "@/lib/engine/engine-types";
 import { AppError, isAppError } from "@/lib/errors";
 import { codeVerifierContext } from "./begin-authorization";
 import { saveConnectionTokens } from "./connection-tokens";
@@ -31,10 +31,10 @@ export type CallbackOutcome =
   /** Tokens were stored, but the request had already been resolved (answered, expired, cancelled). */
   | { status: "connected_request_closed"; threadId: string };
 
-export type AnswerRequestFn = (input: SubmittedAnswerInput) => Promise<unknown>;
+export type AnswerRequestFn = (input: AnswerInput) => Promise<unknown>;
 
 /** Treats "somebody else resolved it first" as an outcome, not a failure. */
-async function answerOrClosed(answer: AnswerRequestFn, input: SubmittedAnswerInput): Promise<boolean> {
+async function answerOrClosed(answer: AnswerRequestFn, input: AnswerInput): Promise<boolean> {
   try {
     await answer(input);
     return true;
@@ -130,6 +130,8 @@ export async function completeAuthorization(options: {
     requestId: request.id,
     answer: { ok: true, data: { provider: provider.name, scopes: tokens.scopes } },
     actor,
+    // The code exchange above is the provider's consent: the one place a sign-in is accepted.
+    via: "oauth_callback",
   });
   return { status: answered ? "connected" : "connected_request_closed", threadId: request.threadId };
 }

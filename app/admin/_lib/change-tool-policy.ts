@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
+import { defineAction } from "@/app/_lib/define-action";
 import { listAgentToolPolicies } from "@/lib/agent/agent-tool-catalog";
 import type { McpPool } from "@/lib/agent/mcp/mcp-pool";
-import { ensureRole } from "@/lib/auth/guards";
-import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { setToolPolicyByName } from "@/lib/db/tool-policies";
 import { TOOL_POLICIES, type ToolPolicy } from "@/lib/domain/tool-policy";
@@ -28,29 +26,30 @@ export interface ToolPolicyChanged {
  * An admin sets the policy of one of the agent's tools, or returns it to its default. It applies
  * to the next call of that tool on every instance: the gate reads it at call time.
  */
-export async function changeToolPolicy(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { db, mcp }: { db: DbClient; mcp: Pick<McpPool, "tools"> },
-): Promise<ToolPolicyChanged> {
-  ensureRole(actor, "admin");
-  const { toolName, policy } = parseInput(changeToolPolicyInput, input);
-  const tool = (await listAgentToolPolicies({ db, userId: actor.id, mcpTools: await mcp.tools() })).find(
-    (row) => row.name === toolName,
-  );
-  if (!tool) throw new AppError("not_found:tool");
-  const chosen = policy === "default" ? null : policy;
-  const change = await setToolPolicyByName({
-    db,
-    toolName,
-    policy: chosen,
-    defaultPolicy: tool.defaultPolicy,
-    actorId: actor.id,
-  });
-  if (change.outcome === "stale") throw new AppError("conflict:policy_changed");
-  return {
-    toolName,
-    policy: chosen ?? tool.defaultPolicy,
-    isDefault: chosen === null,
-    changed: change.outcome === "changed",
-  };
-}
+export const changeToolPolicy = defineAction(
+  { role: "admin", input: changeToolPolicyInput },
+  async (
+    { actor, input: { toolName, policy } },
+    { db, mcp }: { db: DbClient; mcp: Pick<McpPool, "tools"> },
+  ): Promise<ToolPolicyChanged> => {
+    const tool = (await listAgentToolPolicies({ db, userId: actor.id, mcpTools: await mcp.tools() })).find(
+      (row) => row.name === toolName,
+    );
+    if (!tool) throw new AppError("not_found:tool");
+    const chosen = policy === "default" ? null : policy;
+    const change = await setToolPolicyByName({
+      db,
+      toolName,
+      policy: chosen,
+      defaultPolicy: tool.defaultPolicy,
+      actorId: actor.id,
+    });
+    if (change.outcome === "stale") throw new AppError("conflict:policy_changed");
+    return {
+      toolName,
+      policy: chosen ?? tool.defaultPolicy,
+      isDefault: chosen === null,
+      changed: change.outcome === "changed",
+    };
+  },
+);

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
-import { ensureRole } from "@/lib/auth/guards";
-import type { SessionUser } from "@/lib/auth/session-user";
+import { defineAction } from "@/app/_lib/define-action";
 import type { DbClient } from "@/lib/db/db-types";
 import { updateUserRoleById } from "@/lib/db/user-roles";
 import { ROLES, type Role } from "@/lib/domain/roles";
@@ -20,24 +18,25 @@ export const changeUserRoleInput = z
  * that writes the role (see updateUserRoleById). The new role applies on that user's next
  * request, since sessions read it from the user row every time.
  */
-export async function changeUserRole(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { db }: { db: DbClient },
-): Promise<{ userId: string; role: Role; changed: boolean }> {
-  ensureRole(actor, "admin");
-  const { userId, role } = parseInput(changeUserRoleInput, input);
-  if (userId === actor.id) throw new AppError("forbidden:own_role");
-  const change = await updateUserRoleById({ db, userId, role, actorId: actor.id });
-  switch (change.outcome) {
-    case "changed":
-      return { userId, role, changed: true };
-    case "unchanged":
-      return { userId, role, changed: false };
-    case "not_found":
-      throw new AppError("not_found:user");
-    case "stale":
-      throw new AppError("conflict:role_changed");
-    case "last_admin":
-      throw new AppError("conflict:last_admin");
-  }
-}
+export const changeUserRole = defineAction(
+  { role: "admin", input: changeUserRoleInput },
+  async (
+    { actor, input: { userId, role } },
+    { db }: { db: DbClient },
+  ): Promise<{ userId: string; role: Role; changed: boolean }> => {
+    if (userId === actor.id) throw new AppError("forbidden:own_role");
+    const change = await updateUserRoleById({ db, userId, role, actorId: actor.id });
+    switch (change.outcome) {
+      case "changed":
+        return { userId, role, changed: true };
+      case "unchanged":
+        return { userId, role, changed: false };
+      case "not_found":
+        throw new AppError("not_found:user");
+      case "stale":
+        throw new AppError("conflict:role_changed");
+      case "last_admin":
+        throw new AppError("conflict:last_admin");
+    }
+  },
+);

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
+import { defineAction } from "@/app/_lib/define-action";
 import { headersRecord, remoteServerInput } from "@/lib/agent/mcp/remote-server-input";
 import { sealServerHeaders } from "@/lib/agent/mcp/server-headers";
-import { ensureRole } from "@/lib/auth/guards";
-import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import {
   createMcpServer,
@@ -28,57 +26,52 @@ export interface McpServerDeps {
  * nobody can make the app start a process from a browser. Header values are sealed at once and
  * never read back to a page.
  */
-export async function addRemoteServer(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  deps: McpServerDeps,
-): Promise<{ id: string; name: string }> {
-  ensureRole(actor, "admin");
-  const server = parseInput(remoteServerInput, input);
-  const headers = headersRecord(server);
-  try {
-    deps.checkEntry(server.name, { url: server.url, ...(server.headers.length > 0 ? { headers } : {}) });
-  } catch (error) {
-    throw new AppError("bad_request:input", {
-      message: error instanceof Error ? error.message : "The server's settings are not valid.",
+export const addRemoteServer = defineAction(
+  { role: "admin", input: remoteServerInput },
+  async ({ actor, input: server }, deps: McpServerDeps): Promise<{ id: string; name: string }> => {
+    const headers = headersRecord(server);
+    try {
+      deps.checkEntry(server.name, { url: server.url, ...(server.headers.length > 0 ? { headers } : {}) });
+    } catch (error) {
+      throw new AppError("bad_request:input", {
+        message: error instanceof Error ? error.message : "The server's settings are not valid.",
+      });
+    }
+    if ((await deps.configNames()).includes(server.name)) throw new AppError("conflict:mcp_server_name");
+    const created = await createMcpServer({
+      db: deps.db,
+      server: {
+        name: server.name,
+        url: server.url,
+        headerNames: server.headers.map((header) => header.name),
+        headersEnc: sealServerHeaders(server.name, headers, deps.keys()),
+      },
+      actorId: actor.id,
     });
-  }
-  if ((await deps.configNames()).includes(server.name)) throw new AppError("conflict:mcp_server_name");
-  const created = await createMcpServer({
-    db: deps.db,
-    server: {
-      name: server.name,
-      url: server.url,
-      headerNames: server.headers.map((header) => header.name),
-      headersEnc: sealServerHeaders(server.name, headers, deps.keys()),
-    },
-    actorId: actor.id,
-  });
-  if (created.outcome === "name_taken") throw new AppError("conflict:mcp_server_name");
-  return { id: created.id, name: server.name };
-}
+    if (created.outcome === "name_taken") throw new AppError("conflict:mcp_server_name");
+    return { id: created.id, name: server.name };
+  },
+);
 
 const serverToggleInput = z.object({ id: z.string().min(1).max(64), disabled: z.boolean() }).strict();
 
 /** Switches a remote server off (its tools leave the next run) or back on. */
-export async function setRemoteServerDisabled(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { db }: Pick<McpServerDeps, "db">,
-): Promise<{ id: string; disabled: boolean; changed: boolean }> {
-  ensureRole(actor, "admin");
-  const { id, disabled } = parseInput(serverToggleInput, input);
-  const changed = await setMcpServerDisabledById({ db, id, disabled, actorId: actor.id });
-  if (!changed && !(await mcpServerExistsById({ db, id }))) throw new AppError("not_found:mcp_server");
-  return { id, disabled, changed };
-}
+export const setRemoteServerDisabled = defineAction(
+  { role: "admin", input: serverToggleInput },
+  async ({ actor, input: { id, disabled } }, { db }: Pick<McpServerDeps, "db">) => {
+    const changed = await setMcpServerDisabledById({ db, id, disabled, actorId: actor.id });
+    if (!changed && !(await mcpServerExistsById({ db, id }))) throw new AppError("not_found:mcp_server");
+    return { id, disabled, changed };
+  },
+);
 
 const serverIdInput = z.object({ id: z.string().min(1).max(64) }).strict();
 
-export async function removeRemoteServer(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { db }: Pick<McpServerDeps, "db">,
-): Promise<{ id: string }> {
-  ensureRole(actor, "admin");
-  const { id } = parseInput(serverIdInput, input);
-  if (!(await deleteMcpServerById({ db, id, actorId: actor.id }))) throw new AppError("not_found:mcp_server");
-  return { id };
-}
+export const removeRemoteServer = defineAction(
+  { role: "admin", input: serverIdInput },
+  async ({ actor, input: { id } }, { db }: Pick<McpServerDeps, "db">) => {
+    if (!(await deleteMcpServerById({ db, id, actorId: actor.id })))
+      throw new AppError("not_found:mcp_server");
+    return { id };
+  },
+);

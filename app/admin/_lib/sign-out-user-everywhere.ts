@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
-import { ensureRole } from "@/lib/auth/guards";
-import type { SessionUser } from "@/lib/auth/session-user";
+import { defineAction } from "@/app/_lib/define-action";
 import type { DbClient } from "@/lib/db/db-types";
 import { revokeUserSessionsById } from "@/lib/db/session-versions";
 import { AppError } from "@/lib/errors";
@@ -13,13 +11,11 @@ export const signOutUserEverywhereInput = z.object({ userId: z.string().min(1).m
  * user's tokens is refused from their next request on. Their own account included, which simply
  * signs the admin out too.
  */
-export async function signOutUserEverywhere(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { db }: { db: DbClient },
-): Promise<{ userId: string }> {
-  ensureRole(actor, "admin");
-  const { userId } = parseInput(signOutUserEverywhereInput, input);
-  if (!(await revokeUserSessionsById({ db, userId, actorId: actor.id })))
-    throw new AppError("not_found:user");
-  return { userId };
-}
+export const signOutUserEverywhere = defineAction(
+  { role: "admin", input: signOutUserEverywhereInput },
+  async ({ actor, input: { userId } }, { db }: { db: DbClient }) => {
+    if (!(await revokeUserSessionsById({ db, userId, actorId: actor.id })))
+      throw new AppError("not_found:user");
+    return { userId };
+  },
+);

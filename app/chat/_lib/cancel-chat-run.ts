@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
-import type { SessionUser } from "@/lib/auth/session-user";
+import { defineAction } from "@/app/_lib/define-action";
 import type { DbClient } from "@/lib/db/db-types";
 import { getRunById } from "@/lib/db/runs";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -20,15 +19,14 @@ export const cancelChatRunInput = z
  * was; the engine decides that in the same statement that ends the run, so a stop racing a
  * reviewer's answer has exactly one winner.
  */
-export async function cancelChatRun(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { engine, db }: { engine: Engine; db: DbClient },
-): Promise<{ runId: string }> {
-  const { threadId, runId } = parseInput(cancelChatRunInput, input);
-  await loadOwnThread({ actor, threadId }, { db });
-  const run = await getRunById({ db, runId });
-  // A run of another thread is reported as missing, not forbidden: its id says nothing here.
-  if (!run || run.threadId !== threadId) throw new AppError("not_found:run");
-  await engine.cancelRun({ runId, actor });
-  return { runId };
-}
+export const cancelChatRun = defineAction(
+  { role: "user", input: cancelChatRunInput },
+  async ({ actor, input: { threadId, runId } }, { engine, db }: { engine: Engine; db: DbClient }) => {
+    await loadOwnThread({ actor, threadId }, { db });
+    const run = await getRunById({ db, runId });
+    // A run of another thread is reported as missing, not forbidden: its id says nothing here.
+    if (!run || run.threadId !== threadId) throw new AppError("not_found:run");
+    await engine.cancelRun({ runId, actor });
+    return { runId };
+  },
+);

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
-import type { SessionUser } from "@/lib/auth/session-user";
+import { defineAction } from "@/app/_lib/define-action";
 import { setThreadTitleIfEmpty } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -18,13 +17,12 @@ export const startChatRunInput = z
 const TITLE_LENGTH = 60;
 
 /** Sends the owner's message: the engine stores it and runs the agent in the background. */
-export async function startChatRun(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  { engine, db }: { engine: Engine; db: DbClient },
-): Promise<{ runId: string }> {
-  const { threadId, text } = parseInput(startChatRunInput, input);
-  await loadOwnThread({ actor, threadId }, { db });
-  const { runId } = await engine.startRun({ threadId, userId: actor.id, message: text });
-  await setThreadTitleIfEmpty({ db, threadId, title: text.slice(0, TITLE_LENGTH) });
-  return { runId };
-}
+export const startChatRun = defineAction(
+  { role: "user", input: startChatRunInput },
+  async ({ actor, input: { threadId, text } }, { engine, db }: { engine: Engine; db: DbClient }) => {
+    await loadOwnThread({ actor, threadId }, { db });
+    const { runId } = await engine.startRun({ threadId, userId: actor.id, message: text });
+    await setThreadTitleIfEmpty({ db, threadId, title: text.slice(0, TITLE_LENGTH) });
+    return { runId };
+  },
+);

@@ -1,11 +1,9 @@
 import { z } from "zod";
-import { parseInput } from "@/app/_lib/parse-input";
-import { submitAnswer } from "@/app/requests/_lib/submit-answer";
-import { ensureRole } from "@/lib/auth/guards";
-import type { SessionUser } from "@/lib/auth/session-user";
+import { defineAction } from "@/app/_lib/define-action";
+import type { BareRequest } from "@/lib/db/requests";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { BulkOutcome } from "@/lib/domain/inbox";
-import type { Engine } from "@/lib/engine/engine-types";
+import type { Engine, SubmittedAnswer } from "@/lib/engine/engine-types";
 import { AppError, toPublicError } from "@/lib/errors";
 
 export const MAX_BULK_ANSWERS = 50;
@@ -26,38 +24,43 @@ export const answerManyInput = z
   })
   .strict();
 
+type Decision = z.infer<typeof answerManyInput>["decision"];
+
+/** The answer the single form would have sent; only approvals are answered in bulk. */
+function answerFor(decision: Decision) {
+  return (stored: BareRequest): SubmittedAnswer => {
+    if (stored.request.kind !== "approval")
+      throw new AppError("bad_request:input", { message: NOT_AN_APPROVAL });
+    if (decision.decision === "decline") {
+      return {
+        ok: false,
+        reason: "declined",
+        ...(decision.reason ? { data: { reason: decision.reason } } : {}),
+      };
+    }
+    // Approving in bulk approves what the form would have shown, unedited.
+    const values = readApprovalEdit(stored.request.data, stored.args)?.initial;
+    return { ok: true, ...(values && Object.keys(values).length > 0 ? { data: values } : {}) };
+  };
+}
+
 /**
  * A reviewer's bulk approve/decline. Each request is answered on its own, through the same
- * path as a single answer, so one that was answered meanwhile reports its conflict without
- * stopping the others.
+ * engine path as a single answer, so one that was answered meanwhile reports its conflict
+ * without stopping the others.
  */
-export async function answerMany(
-  { actor, input }: { actor: SessionUser; input: unknown },
-  deps: { engine: Engine },
-): Promise<BulkOutcome[]> {
-  ensureRole(actor, "reviewer");
-  const { requestIds, decision } = parseInput(answerManyInput, input);
-  const outcomes: BulkOutcome[] = [];
-  for (const requestId of requestIds) {
-    try {
-      const stored = await deps.engine.readRequest({ requestId, actor });
-      if (stored.request.kind !== "approval")
-        throw new AppError("bad_request:input", { message: NOT_AN_APPROVAL });
-      // Approving in bulk approves what the form would have shown, unedited.
-      const values = readApprovalEdit(stored.request.data, stored.args)?.initial;
-      const answer =
-        decision.decision === "approve"
-          ? { ok: true, ...(values && Object.keys(values).length > 0 ? { data: values } : {}) }
-          : {
-              ok: false,
-              reason: "declined",
-              ...(decision.reason ? { data: { reason: decision.reason } } : {}),
-            };
-      await submitAnswer({ actor, input: { requestId, answer } }, deps);
-      outcomes.push({ id: requestId, ok: true });
-    } catch (error) {
-      outcomes.push({ id: requestId, ok: false, message: toPublicError(error).message });
+export const answerMany = defineAction(
+  { role: "reviewer", input: answerManyInput },
+  async ({ actor, input: { requestIds, decision } }, { engine }: { engine: Engine }) => {
+    const outcomes: BulkOutcome[] = [];
+    for (const requestId of requestIds) {
+      try {
+        await engine.answerRequest({ requestId, actor, answer: answerFor(decision) });
+        outcomes.push({ id: requestId, ok: true });
+      } catch (error) {
+        outcomes.push({ id: requestId, ok: false, message: toPublicError(error).message });
+      }
     }
-  }
-  return outcomes;
-}
+    return outcomes;
+  },
+);

@@ -119,10 +119,36 @@ describe("submitAnswer", () => {
     ["a system-only decline reason", { requestId: "x", answer: { ok: false, reason: "expired" } }],
     ["data that is not an object", { requestId: "x", answer: { ok: true, data: [1, 2] } }],
     ["an unknown field", { requestId: "x", answer: { ok: true }, extra: 1 }],
+    ["an ok that is not a boolean", { requestId: "x", answer: { ok: "yes" } }],
+    ["an answer that is not an object", { requestId: "x", answer: null }],
     ["an empty id", { requestId: "", answer: { ok: true } }],
   ])("rejects %s as bad input", async (_label, input) => {
     const user = await newUser(db, "user");
     expect(await appErrorCode(submitAnswer({ actor: user, input }, { engine }))).toBe("bad_request:input");
+  });
+
+  it.each([
+    ["a string for ok", { ok: "false" }, "/answer/ok"],
+    [
+      "an unknown field inside the answer",
+      { ok: true, data: { version: "v1.5" }, approved: true },
+      "/answer",
+    ],
+  ])("refuses %s with a clear error and leaves the request open", async (_label, answer, path) => {
+    const owner = await newUser(db, "user");
+    const reviewer = await newUser(db, "reviewer");
+    const { requestId, runId } = await parkedRequest(owner, "deploy v7.0 to production");
+    const error = await submitAnswer({ actor: reviewer, input: { requestId, answer } }, { engine }).then(
+      () => null,
+      (e: unknown) => e as AppError,
+    );
+    expect(error?.code).toBe("bad_request:input");
+    expect(error?.message).toBe("The submitted data is not valid.");
+    expect(error?.issues).toEqual([expect.objectContaining({ path })]);
+    await engine.idle();
+    expect(await answerCount(requestId)).toBe(0);
+    expect((await db.request.findUniqueOrThrow({ where: { id: requestId } })).status).toBe("open");
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("pending");
   });
 
   it("reports an unknown request as not found", async () => {

@@ -2,32 +2,29 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ActionResult, toActionResult } from "@/app/_lib/action-result";
-import { requireUser } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
-import { type DisconnectOutcome, disconnectProvider } from "@/lib/oauth/disconnect-provider";
+import { defineAction } from "@/app/_lib/define-action";
+import { serveAction } from "@/app/_lib/serve-action";
+import type { DbClient } from "@/lib/db/db-types";
+import { disconnectProvider } from "@/lib/oauth/disconnect-provider";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { providerNameSchema } from "@/lib/oauth/provider-registry";
 
-const disconnectSchema = z.object({ provider: providerNameSchema });
+const disconnectInput = z.object({ provider: providerNameSchema }).strict();
 
-export async function disconnectProviderAction(
-  _previous: ActionResult<DisconnectOutcome> | null,
-  form: FormData,
-): Promise<ActionResult<DisconnectOutcome>> {
-  return toActionResult(async () => {
-    const user = await requireUser();
-    const parsed = disconnectSchema.safeParse({ provider: form.get("provider") });
-    if (!parsed.success) throw new AppError("bad_request:input");
-    // Ownership: the connection is looked up and deleted by the signed-in user's id only.
-    const outcome = await disconnectProvider({
-      db: getDb(),
-      runtime: getOAuthRuntime(),
-      userId: user.id,
-      provider: parsed.data.provider,
-    });
-    revalidatePath("/settings/connections");
-    return outcome;
-  });
-}
+/** Forgets the signed-in user's connection to one provider. */
+export const disconnectProviderAction = serveAction(
+  defineAction(
+    { role: "user", input: disconnectInput },
+    async ({ actor, input }, { db }: { db: DbClient }) => {
+      // Ownership: the connection is looked up and deleted by the signed-in user's id only.
+      const outcome = await disconnectProvider({
+        db,
+        runtime: getOAuthRuntime(),
+        userId: actor.id,
+        provider: input.provider,
+      });
+      revalidatePath("/settings/connections");
+      return outcome;
+    },
+  ),
+);

@@ -4,10 +4,9 @@ import { useActionState } from "react";
 import { disconnectProviderAction } from "./actions";
 
 export function DisconnectButton({ provider, label }: { provider: string; label: string }) {
-  const [result, action, busy] = useActionState(disconnectProviderAction, null);
+  const [result, disconnect, busy] = useActionState(() => disconnectProviderAction({ provider }), null);
   return (
-    <form action={action}>
-      <input type="hidden" name="provider" value={provider} />
+    <form action={disconnect}>
       <button type="submit" className="button button-danger" disabled={busy}>
         {busy ? "Disconnecting…" : `Disconnect ${label}`}
       </button>

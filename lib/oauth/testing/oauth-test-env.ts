@@ -61,11 +61,11 @@ export function withOAuthTestEnv(
 export function claimingAnswerer(db: DbClient): AnswerRequestFn {
   return async ({ requestId, answer, actor }) => {
     const row = await db.request.findUniqueOrThrow({ where: { id: requestId } });
-    const submitted = answer as { ok: boolean; data?: Record<string, unknown>; reason?: "declined" };
+    if (typeof answer === "function") throw new Error("The callback answers with a decision in hand.");
     const result = await claimRequest({
       db,
       id: requestId,
-      resolution: { status: "answered", answer: { id: row.requestId, ...submitted }, actorId: actor.id },
+      resolution: { status: "answered", answer: { id: row.requestId, ...answer }, actorId: actor.id },
     });
     if (!result.claimed) throw new AppError("conflict:answer");
     return result;

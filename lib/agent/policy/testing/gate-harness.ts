@@ -12,7 +12,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { type People, seedPeople } from "@/lib/db/testing/seed-people";
 import type { Actor } from "@/lib/domain/roles";
 import { createEngine } from "@/lib/engine/create-engine";
-import type { Engine, EngineToolkit } from "@/lib/engine/engine-types";
+import type { Engine, EngineToolkit, SubmittedAnswer } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
 import { createDbPolicyStore } from "../db-policy-store";
 import { gateToolkit } from "../gate-toolkit";
@@ -70,7 +70,7 @@ export interface GateHarness {
   /** Starts a run in the harness's thread (or `threadId`) and waits until it parks or ends. */
   run(turns: PlannedCall[][], threadId?: string): Promise<string>;
   openApproval(runId: string): Promise<{ id: string; audience: string; data: Record<string, unknown> }>;
-  answer(requestId: string, actor: Actor, answer: Record<string, unknown>): Promise<void>;
+  answer(requestId: string, actor: Actor, answer: SubmittedAnswer): Promise<void>;
   finalText(runId: string): Promise<string>;
   close(): Promise<void>;
 }
