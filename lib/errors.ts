@@ -112,3 +112,8 @@ export function toPublicError(value: unknown): PublicError {
  * the public side of the error that refused it.
  */
 export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: PublicError };
+
+/** The result of a call that never got an answer (the network failed), shown like any refusal. */
+export function unsentResult(message: string): { ok: false; error: PublicError } {
+  return { ok: false, error: { code: "internal:unexpected", status: 500, message, issues: [] } };
+}

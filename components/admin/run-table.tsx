@@ -3,14 +3,14 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { ActiveRunRow } from "@/lib/domain/admin-rows";
+import { type ActionResult, unsentResult } from "@/lib/errors";
 import { formatUtc } from "./format-utc";
+import { useNoteAction } from "./use-note-action";
 
 /** One row of the runs table: the active run as the page reads it, minus the owner's id. */
 export type AdminRunItem = Omit<ActiveRunRow, "ownerId">;
 
-export type SubmitCancel = (input: {
-  runId: string;
-}) => Promise<{ ok: true } | { ok: false; message: string }>;
+export type SubmitCancel = (input: { runId: string }) => Promise<ActionResult<unknown>>;
 
 function titleOf(run: AdminRunItem): string {
   return run.threadTitle || "Untitled chat";
@@ -59,25 +59,20 @@ function CancelCell({
 
 export function RunTable({ runs, submitCancel }: { runs: AdminRunItem[]; submitCancel: SubmitCancel }) {
   const router = useRouter();
-  const [busy, setBusy] = useState(false);
   // Kept here, not in the row: a cancelled run leaves the list, its outcome should not.
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const cancel = async (run: AdminRunItem) => {
-    setBusy(true);
-    setOutcome(null);
-    const result = await submitCancel({ runId: run.id }).catch(() => ({
-      ok: false as const,
-      message: "The run could not be cancelled. Please try again.",
-    }));
-    setBusy(false);
-    setOutcome(
-      result.ok
-        ? { ok: true, text: `Cancelled the run of “${titleOf(run)}”.` }
-        : { ok: false, text: `“${titleOf(run)}”: ${result.message}` },
+  const {
+    note: outcome,
+    busy,
+    run: cancel,
+  } = useNoteAction(async (run: AdminRunItem) => {
+    const result = await submitCancel({ runId: run.id }).catch(() =>
+      unsentResult("The run could not be cancelled. Please try again."),
     );
     router.refresh();
-  };
+    return result.ok
+      ? { ok: true, text: `Cancelled the run of “${titleOf(run)}”.` }
+      : { ok: false, text: `“${titleOf(run)}”: ${result.error.message}` };
+  });
 
   return (
     <div className="stack">
@@ -117,7 +112,7 @@ export function RunTable({ runs, submitCancel }: { runs: AdminRunItem[]; submitC
                   </td>
                   <td className="admin-number">{run.openRequests}</td>
                   <td>
-                    <CancelCell run={run} busy={busy} onConfirm={(chosen) => void cancel(chosen)} />
+                    <CancelCell run={run} busy={busy} onConfirm={cancel} />
                   </td>
                 </tr>
               ))}

@@ -4,20 +4,17 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { UserListRow } from "@/lib/domain/admin-rows";
 import { ROLES, type Role } from "@/lib/domain/roles";
+import { type ActionResult, unsentResult } from "@/lib/errors";
 import { RoleBadge } from "../role-badge";
 import { formatUtc } from "./format-utc";
+import { useNoteAction } from "./use-note-action";
 
 /** One row of the users table: the listed account as the page reads it. */
 export type AdminUserItem = UserListRow;
 
-export type SubmitRole = (input: {
-  userId: string;
-  role: Role;
-}) => Promise<{ ok: true } | { ok: false; message: string }>;
+export type SubmitRole = (input: { userId: string; role: Role }) => Promise<ActionResult<unknown>>;
 
-export type SubmitSignOut = (input: {
-  userId: string;
-}) => Promise<{ ok: true } | { ok: false; message: string }>;
+export type SubmitSignOut = (input: { userId: string }) => Promise<ActionResult<unknown>>;
 
 function labelOf(user: AdminUserItem): string {
   return user.name ?? user.email ?? user.id;
@@ -35,20 +32,19 @@ function RoleCell({
 }) {
   const router = useRouter();
   const [chosen, setChosen] = useState<Role>(user.role);
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const save = async () => {
-    setBusy(true);
-    setNote(null);
-    const result = await submitRole({ userId: user.id, role: chosen }).catch(() => ({
-      ok: false as const,
-      message: "The role could not be saved. Please try again.",
-    }));
-    setBusy(false);
-    setNote(result.ok ? { ok: true, text: `Saved: now ${chosen}.` } : { ok: false, text: result.message });
+  const {
+    note,
+    busy,
+    run: save,
+  } = useNoteAction(async () => {
+    const result = await submitRole({ userId: user.id, role: chosen }).catch(() =>
+      unsentResult("The role could not be saved. Please try again."),
+    );
     router.refresh();
-  };
+    return result.ok
+      ? { ok: true, text: `Saved: now ${chosen}.` }
+      : { ok: false, text: result.error.message };
+  });
 
   return (
     <>
@@ -70,7 +66,7 @@ function RoleCell({
           type="button"
           className="button button-secondary"
           disabled={self || busy || chosen === user.role}
-          onClick={() => void save()}
+          onClick={() => save()}
         >
           Save
         </button>
@@ -90,19 +86,18 @@ function RoleCell({
 
 /** "Sign out everywhere": ends every session of the account, wherever it is signed in. */
 function SessionsCell({ user, submitSignOut }: { user: AdminUserItem; submitSignOut: SubmitSignOut }) {
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const signOut = async () => {
-    setBusy(true);
-    setNote(null);
-    const result = await submitSignOut({ userId: user.id }).catch(() => ({
-      ok: false as const,
-      message: "The sessions could not be ended. Please try again.",
-    }));
-    setBusy(false);
-    setNote(result.ok ? { ok: true, text: "Signed out everywhere." } : { ok: false, text: result.message });
-  };
+  const {
+    note,
+    busy,
+    run: signOut,
+  } = useNoteAction(async () => {
+    const result = await submitSignOut({ userId: user.id }).catch(() =>
+      unsentResult("The sessions could not be ended. Please try again."),
+    );
+    return result.ok
+      ? { ok: true, text: "Signed out everywhere." }
+      : { ok: false, text: result.error.message };
+  });
 
   return (
     <>
@@ -111,7 +106,7 @@ function SessionsCell({ user, submitSignOut }: { user: AdminUserItem; submitSign
         className="button button-secondary"
         disabled={busy}
         aria-label={`Sign out ${labelOf(user)} everywhere`}
-        onClick={() => void signOut()}
+        onClick={() => signOut()}
       >
         Sign out everywhere
       </button>

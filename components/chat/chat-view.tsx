@@ -1,20 +1,21 @@
 "use client";
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { AnswerDraft, SubmitAnswer, SubmitOutcome } from "@/components/request-form/request-view";
+import type { AnswerDraft, SubmitAnswer } from "@/components/request-form/request-view";
 import type { ChatMessage } from "@/lib/domain/chat-message";
+import { type ActionResult, unsentResult } from "@/lib/errors";
 import { ConnectionNoticeView } from "./connection-notice-view";
 import { isLiveRun, lastRun } from "./last-run";
 import { MessageList } from "./message-list";
 import type { StartRun } from "./thread-chat-transport";
 import { useReconnectingChat } from "./use-reconnecting-chat";
 
-export type AnswerInChat = (input: { requestId: string; answer: AnswerDraft }) => Promise<SubmitOutcome>;
+export type AnswerInChat = (input: {
+  requestId: string;
+  answer: AnswerDraft;
+}) => Promise<ActionResult<unknown>>;
 
-export type CancelRun = (input: {
-  threadId: string;
-  runId: string;
-}) => Promise<{ ok: true } | { ok: false; message: string }>;
+export type CancelRun = (input: { threadId: string; runId: string }) => Promise<ActionResult<unknown>>;
 
 interface ChatViewProps {
   threadId: string;
@@ -98,13 +99,12 @@ export function ChatView({
     const { runId } = run;
     setStoppingRunId(runId);
     setStopError(null);
-    const result = await cancelRun({ threadId, runId }).catch((): { ok: false; message: string } => ({
-      ok: false,
-      message: "The run could not be stopped. Please try again.",
-    }));
+    const result = await cancelRun({ threadId, runId }).catch(() =>
+      unsentResult("The run could not be stopped. Please try again."),
+    );
     if (!result.ok) {
       setStoppingRunId(null);
-      setStopError(result.message);
+      setStopError(result.error.message);
       return;
     }
     // Without a stream the view cannot see the run end; a reattach replays it to the cancel.

@@ -1,11 +1,12 @@
 import { type ChatRequestOptions, DefaultChatTransport, type UIMessageChunk } from "ai";
 import type { ChatMessage } from "@/lib/domain/chat-message";
+import type { ActionResult } from "@/lib/errors";
 import { StreamResponseError } from "./stream-response-error";
 
 export type StartRun = (input: {
   threadId: string;
   text: string;
-}) => Promise<{ ok: true; runId: string } | { ok: false; message: string }>;
+}) => Promise<ActionResult<{ runId: string }>>;
 
 /** Per-request metadata a reattach passes to name the run it follows. */
 export interface ReattachMetadata {
@@ -101,8 +102,8 @@ export class ThreadChatTransport extends DefaultChatTransport<ChatMessage> {
     // Until the server has started a run there is none of this message to reattach to.
     this.followed.runId = null;
     const started = await this.startRun({ threadId: this.threadId, text });
-    if (!started.ok) throw new Error(started.message);
-    this.followed.runId = started.runId;
+    if (!started.ok) throw new Error(started.error.message);
+    this.followed.runId = started.value.runId;
     const stream = await this.reconnectToStream({
       chatId: options.chatId,
       abortSignal: options.abortSignal,

@@ -1,4 +1,5 @@
 import type { BulkDecision, BulkOutcome, InboxRow } from "@/lib/domain/inbox";
+import type { ActionResult } from "@/lib/errors";
 
 /** One row of the inbox, as the page hands it to the list: the stored row minus what stays on the server. */
 export type InboxItem = Pick<
@@ -13,4 +14,4 @@ export type InboxItem = Pick<
 export type SubmitBulk = (input: {
   requestIds: string[];
   decision: BulkDecision;
-}) => Promise<{ ok: true; outcomes: BulkOutcome[] } | { ok: false; message: string }>;
+}) => Promise<ActionResult<BulkOutcome[]>>;

@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import type { BulkOutcome } from "@/lib/domain/inbox";
+import { unsentResult } from "@/lib/errors";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
 
 interface InboxListProps {
@@ -12,6 +13,11 @@ interface InboxListProps {
   /** Reviewers may approve or decline several open approvals at once. */
   canBulk: boolean;
   submitBulk: SubmitBulk;
+}
+
+interface BulkReport {
+  outcomes: Array<BulkOutcome & { prompt: string }> | null;
+  failure: string | null;
 }
 
 function selectable(item: InboxItem, canBulk: boolean): boolean {
@@ -22,9 +28,6 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [outcomes, setOutcomes] = useState<Array<BulkOutcome & { prompt: string }> | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const reasonId = useId();
 
   // The page re-renders when the inbox changes live. A selected request that left the list,
@@ -45,27 +48,35 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
       return next;
     });
 
-  const decide = async (decision: "approve" | "decline") => {
+  // The last answered batch stays listed until the next one is; a refusal shows until a retry.
+  const [report, dispatch, busy] = useActionState(
+    async (previous: BulkReport, decision: "approve" | "decline"): Promise<BulkReport> => {
+      const text = reason.trim();
+      const result = await submitBulk({
+        requestIds: [...selected],
+        decision: decision === "approve" ? { decision } : { decision, ...(text ? { reason: text } : {}) },
+      }).catch(() => unsentResult("The answers could not be sent. Please try again."));
+      if (!result.ok) return { outcomes: previous.outcomes, failure: result.error.message };
+      // Answered rows leave the list on refresh, so the report keeps their prompts itself.
+      const promptOf = new Map(items.map((item) => [item.id, item.prompt]));
+      setSelected(new Set());
+      router.refresh();
+      return {
+        outcomes: result.value.map((outcome) => ({
+          ...outcome,
+          prompt: promptOf.get(outcome.id) ?? outcome.id,
+        })),
+        failure: null,
+      };
+    },
+    { outcomes: null, failure: null },
+  );
+  const { outcomes } = report;
+  const failure = busy ? null : report.failure;
+
+  const decide = (decision: "approve" | "decline") => {
     if (selected.size === 0 || busy) return;
-    setBusy(true);
-    setFailure(null);
-    const text = reason.trim();
-    const result = await submitBulk({
-      requestIds: [...selected],
-      decision: decision === "approve" ? { decision } : { decision, ...(text ? { reason: text } : {}) },
-    }).catch(() => ({ ok: false as const, message: "The answers could not be sent. Please try again." }));
-    setBusy(false);
-    if (!result.ok) {
-      setFailure(result.message);
-      return;
-    }
-    // Answered rows leave the list on refresh, so the report keeps their prompts itself.
-    const promptOf = new Map(items.map((item) => [item.id, item.prompt]));
-    setOutcomes(
-      result.outcomes.map((outcome) => ({ ...outcome, prompt: promptOf.get(outcome.id) ?? outcome.id })),
-    );
-    setSelected(new Set());
-    router.refresh();
+    startTransition(() => dispatch(decision));
   };
 
   if (items.length === 0) return <p className="muted">No requests match these filters.</p>;
@@ -123,7 +134,7 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
               type="button"
               className="button"
               disabled={busy || selected.size === 0}
-              onClick={() => void decide("approve")}
+              onClick={() => decide("approve")}
             >
               Approve selected
             </button>
@@ -131,7 +142,7 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
               type="button"
               className="button button-danger"
               disabled={busy || selected.size === 0}
-              onClick={() => void decide("decline")}
+              onClick={() => decide("decline")}
             >
               Decline selected
             </button>

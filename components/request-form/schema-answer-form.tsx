@@ -5,14 +5,14 @@ import type { ErrorSchema, RJSFSchema, UiSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import type { ReactNode } from "react";
 import { issuesToErrorSchema } from "./issues-to-error-schema";
-import type { SubmitState } from "./use-answer-submit";
+import type { AnswerState } from "./use-answer-submit";
 
 interface SchemaAnswerFormProps {
   schema: Record<string, unknown>;
   /** Widget choices, e.g. checkboxes for a multi-select list. */
   uiSchema?: Record<string, unknown>;
   initial?: Record<string, unknown>;
-  state: SubmitState;
+  state: AnswerState;
   disabled: boolean;
   onValid: (data: Record<string, unknown>) => void;
   /** Buttons rendered inside the form; the first submit button triggers validation. */
@@ -35,8 +35,8 @@ export function SchemaAnswerForm({
   idPrefix,
 }: SchemaAnswerFormProps) {
   const extraErrors =
-    state.status === "failed" && state.issues.length > 0
-      ? (issuesToErrorSchema(state.issues) as ErrorSchema)
+    state && !state.ok && state.error.issues.length > 0
+      ? (issuesToErrorSchema(state.error.issues) as ErrorSchema)
       : undefined;
   return (
     <Form

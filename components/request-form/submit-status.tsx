@@ -1,20 +1,20 @@
 "use client";
 
-import type { SubmitState } from "./use-answer-submit";
+import type { AnswerState } from "./use-answer-submit";
 
 /** The outcome line under a form; `role="alert"` so screen readers hear refusals at once. */
-export function SubmitStatus({ state }: { state: SubmitState }) {
-  if (state.status === "sent") {
+export function SubmitStatus({ state }: { state: AnswerState }) {
+  if (state?.ok) {
     return (
       <p role="status" className="alert alert-info">
         Answer sent.
       </p>
     );
   }
-  if (state.status === "failed") {
+  if (state && !state.ok) {
     return (
       <p role="alert" className="alert alert-error">
-        {state.message}
+        {state.error.message}
       </p>
     );
   }

@@ -1,48 +1,33 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
-import type { FieldIssue } from "@/lib/errors";
+import { startTransition, useActionState } from "react";
+import { type ActionResult, unsentResult } from "@/lib/errors";
 import type { AnswerDraft, SubmitAnswer } from "./request-view";
 
-export type SubmitState =
-  | { status: "idle" }
-  | { status: "submitting" }
-  | { status: "sent" }
-  | { status: "failed"; message: string; issues: FieldIssue[] };
+/** What a form shows about its answer: nothing yet (null), or what the action said. */
+export type AnswerState = ActionResult<unknown> | null;
+
+const notSent = unsentResult("The answer could not be sent. Please try again.");
 
 /**
- * Wraps a submit function with the state a form shows. A ref guards against a second click
- * landing before React re-renders the disabled button; the server refuses duplicates anyway.
+ * Sends a form's answer through `submit` as a React action. A click that lands before the
+ * button is disabled is queued behind the first and sends nothing once that one got through;
+ * the server refuses duplicates anyway.
  */
 export function useAnswerSubmit(submit: SubmitAnswer, onSent?: () => void) {
-  const [state, setState] = useState<SubmitState>({ status: "idle" });
-  const inFlight = useRef(false);
-
-  const send = useCallback(
-    async (draft: AnswerDraft) => {
-      if (inFlight.current) return;
-      inFlight.current = true;
-      setState({ status: "submitting" });
+  const [state, dispatch, pending] = useActionState(
+    async (previous: AnswerState, draft: AnswerDraft): Promise<AnswerState> => {
+      if (previous?.ok) return previous;
       try {
-        const outcome = await submit(draft);
-        if (outcome.ok) {
-          setState({ status: "sent" });
-          onSent?.();
-        } else {
-          setState({ status: "failed", message: outcome.message, issues: outcome.issues ?? [] });
-        }
+        const result = await submit(draft);
+        if (result.ok) onSent?.();
+        return result;
       } catch {
-        setState({
-          status: "failed",
-          message: "The answer could not be sent. Please try again.",
-          issues: [],
-        });
-      } finally {
-        inFlight.current = false;
+        return notSent;
       }
     },
-    [submit, onSent],
+    null,
   );
-
-  return { state, send, busy: state.status === "submitting" || state.status === "sent" };
+  const send = (draft: AnswerDraft) => startTransition(() => dispatch(draft));
+  return { state, send, busy: pending || state?.ok === true };
 }

@@ -8,7 +8,7 @@ import {
   ChatAllowances,
   type RevokeAllowance,
 } from "@/components/chat/chat-allowances";
-import { type AnswerInChat, type CancelRun, ChatView } from "@/components/chat/chat-view";
+import { ChatView } from "@/components/chat/chat-view";
 import type { StartRun } from "@/components/chat/thread-chat-transport";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import { cancelRunAction, revokeToolAllowanceAction, startRunAction } from "../actions";
@@ -27,23 +27,12 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
   const startRun = useCallback<StartRun>(
     async (input) => {
       const result = await startRunAction(input);
-      if (!result.ok) return { ok: false, message: result.error.message };
       // The first message names the thread; refresh the server-rendered title and sidebar.
-      router.refresh();
-      return { ok: true, runId: result.value.runId };
+      if (result.ok) router.refresh();
+      return result;
     },
     [router],
   );
-  const answer = useCallback<AnswerInChat>(async (input) => {
-    const result = await answerRequestAction(input);
-    return result.ok
-      ? { ok: true }
-      : { ok: false, message: result.error.message, issues: result.error.issues };
-  }, []);
-  const cancelRun = useCallback<CancelRun>(async (input) => {
-    const result = await cancelRunAction(input);
-    return result.ok ? { ok: true } : { ok: false, message: result.error.message };
-  }, []);
   const revoke = useCallback<RevokeAllowance>(
     async ({ toolName }) => {
       const result = await revokeToolAllowanceAction({ threadId: props.threadId, toolName });
@@ -60,8 +49,8 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
       <ChatView
         {...props}
         startRun={startRun}
-        answer={answer}
-        cancelRun={cancelRun}
+        answer={answerRequestAction}
+        cancelRun={cancelRunAction}
         onRunStatus={onRunStatus}
       />
     </>

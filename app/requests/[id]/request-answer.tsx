@@ -19,12 +19,7 @@ export function RequestAnswer({
 }) {
   const router = useRouter();
   const submit = useCallback<SubmitAnswer>(
-    async (answer) => {
-      const result = await answerRequestAction({ requestId, answer });
-      return result.ok
-        ? { ok: true }
-        : { ok: false, message: result.error.message, issues: result.error.issues };
-    },
+    (answer) => answerRequestAction({ requestId, answer }),
     [requestId],
   );
   const onSent = useCallback(() => router.refresh(), [router]);
