@@ -7,7 +7,7 @@ import { ROLES, type Role } from "@/lib/domain/roles";
 import { type ActionResult, unsentResult } from "@/lib/errors";
 import { RoleBadge } from "../role-badge";
 import { formatUtc } from "./format-utc";
-import { useNoteAction } from "./use-note-action";
+import { type Note, useNoteAction } from "./use-note-action";
 
 /** One row of the users table: the listed account as the page reads it. */
 export type AdminUserItem = UserListRow;
@@ -18,6 +18,22 @@ export type SubmitSignOut = (input: { userId: string }) => Promise<ActionResult<
 
 function labelOf(user: AdminUserItem): string {
   return user.name ?? user.email ?? user.id;
+}
+
+/** A cell's outcome: success as a status, a refusal as an alert. */
+function CellNote({ note }: { note: Note }) {
+  return (
+    <>
+      <span role="status" className="admin-cell-note">
+        {note?.ok && note.text}
+      </span>
+      {note && !note.ok && (
+        <span role="alert" className="admin-cell-note admin-cell-error">
+          {note.text}
+        </span>
+      )}
+    </>
+  );
 }
 
 /** The role select of one row: Save applies the chosen role; the result shows beside it. */
@@ -72,14 +88,7 @@ function RoleCell({
         </button>
       </div>
       {self && <span className="admin-cell-note muted">Your own role is changed by another admin.</span>}
-      <span role="status" className="admin-cell-note">
-        {note?.ok && note.text}
-      </span>
-      {note && !note.ok && (
-        <span role="alert" className="admin-cell-note admin-cell-error">
-          {note.text}
-        </span>
-      )}
+      <CellNote note={note} />
     </>
   );
 }
@@ -110,14 +119,7 @@ function SessionsCell({ user, submitSignOut }: { user: AdminUserItem; submitSign
       >
         Sign out everywhere
       </button>
-      <span role="status" className="admin-cell-note">
-        {note?.ok && note.text}
-      </span>
-      {note && !note.ok && (
-        <span role="alert" className="admin-cell-note admin-cell-error">
-          {note.text}
-        </span>
-      )}
+      <CellNote note={note} />
     </>
   );
 }
