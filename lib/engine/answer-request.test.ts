@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { BareRequest } from "@/lib/db/requests";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { readRunState, rejection } from "./testing/engine-fixture";
@@ -71,6 +72,36 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
       ["open", null],
     ]);
     expect(after.events).toHaveLength(before.events.length);
+    await engine.stop();
+  });
+
+  it("asks a function answer only once the actor may answer the open request, then checks what it returns", async () => {
+    const { engine, runId } = await startRunOnFreshThread(suite, { message: "pair again" });
+    const [, input] = (await readRunState(suite.database.db, runId)).requests;
+    const asked: string[] = [];
+    const answerWith = (name: string) => (request: BareRequest) => {
+      asked.push(request.id);
+      return { ok: true, data: { name } };
+    };
+
+    const stranger = await rejection(
+      engine.answerRequest({ requestId: input!.id, actor: suite.people.stranger, answer: answerWith("Eve") }),
+    );
+    expect(isAppError(stranger, "forbidden:request")).toBe(true);
+    expect(asked).toEqual([]);
+
+    const invalid = await rejection(
+      engine.answerRequest({ requestId: input!.id, actor: suite.people.owner, answer: answerWith("X") }),
+    );
+    expect(isAppError(invalid, "invalid:answer")).toBe(true);
+    const { request } = await engine.answerRequest({
+      requestId: input!.id,
+      actor: suite.people.owner,
+      answer: answerWith("Cy"),
+    });
+    expect(asked).toEqual([input!.id, input!.id]);
+    expect([request.status, request.answer?.data]).toEqual(["answered", { name: "Cy" }]);
+    await engine.idle();
     await engine.stop();
   });
 
