@@ -9,6 +9,10 @@ export interface Child {
   waitFor(pattern: RegExp): Promise<string>;
   exited: Promise<number | null>;
   output(): string;
+  /** Writes one line to the child's stdin. */
+  send(line: string): void;
+  /** Calls `listener` with every complete stdout line from now on, as it arrives. */
+  onLine(listener: (line: string) => void): void;
 }
 
 const running = new Set<ChildProcess>();
@@ -19,16 +23,18 @@ export function killEngineChildren(): void {
   running.clear();
 }
 
-/** Starts `engine-child.ts` as a real separate Node process. */
-export function spawnEngineChild(env: Record<string, string>): Child {
+/** Starts `engine-child.ts` (or another `script` of this folder) as a real separate Node process. */
+export function spawnEngineChild(env: Record<string, string>, script = "engine-child.ts"): Child {
   // Node itself, with tsx as a loader: a SIGKILL then hits the process that runs the engine,
   // not a launcher in front of it.
-  const args = ["--import", "tsx", "--conditions=react-server", "lib/engine/testing/engine-child.ts"];
+  const args = ["--import", "tsx", "--conditions=react-server", `lib/engine/testing/${script}`];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  // A child killed mid-write must not take the test down with EPIPE.
+  child.stdin!.on("error", () => {});
   running.add(child);
   let stdout = "";
   let stderr = "";
@@ -42,8 +48,14 @@ export function spawnEngineChild(env: Record<string, string>): Child {
       }
     }
   };
+  const lineListeners: ((line: string) => void)[] = [];
+  let partial = "";
   child.stdout!.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
+    const text = chunk.toString();
+    stdout += text;
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) for (const listener of lineListeners) listener(line);
     check();
   });
   child.stderr!.on("data", (chunk: Buffer) => {
@@ -62,6 +74,12 @@ export function spawnEngineChild(env: Record<string, string>): Child {
     process: child,
     exited,
     output: () => `${stdout}\n${stderr}`,
+    onLine: (listener) => {
+      lineListeners.push(listener);
+    },
+    send: (line) => {
+      if (child.exitCode === null && !child.killed) child.stdin!.write(`${line}\n`);
+    },
     waitFor: (pattern) =>
       new Promise((resolve, reject) => {
         waiters.push({ pattern, resolve, reject });
