@@ -18,6 +18,7 @@ import {
 } from "toolnexus";
 import { createDb } from "@/lib/db/client";
 import { createEngine } from "../create-engine";
+import type { SubmittedAnswer } from "../engine-types";
 import { createMemoryEventBus, type EventBus } from "../event-bus";
 import { createPostgresEventBus } from "../postgres-event-bus";
 import { fileLog } from "./scripted-agent";
@@ -92,7 +93,7 @@ say("ready");
 for await (const line of createInterface({ input: process.stdin })) {
   const command = JSON.parse(line) as {
     start?: { threadId: string; userId: string; message: string };
-    answer?: { requestId: string; actor: { id: string; role: "reviewer" }; answer: unknown };
+    answer?: { requestId: string; actor: { id: string; role: "reviewer" }; answer: SubmittedAnswer };
   };
   if (command.start) {
     const { runId } = await engine.startRun(command.start);
