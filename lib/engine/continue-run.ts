@@ -16,7 +16,7 @@ export interface KnownState {
 }
 
 /**
- * The §10 answer a resumed tool sees, built the same way from a stored row or from one in hand:
+ * The wire Answer a resumed tool sees, built the same way from a stored row or from one in hand:
  * only the wire keys, and the data through JSON as storing made it (detached from the caller's
  * objects, `undefined` dropped), so an answer handed over sees what a takeover would read back.
  */

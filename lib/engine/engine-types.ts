@@ -41,7 +41,7 @@ export interface EngineOptions {
 }
 
 /**
- * What someone decides about a parked request, before the engine turns it into the §10 Answer.
+ * What someone decides about a parked request, before the engine turns it into the wire Answer.
  * `expired` and `cancelled` are the system's, so a submitted decline is always "declined".
  */
 export interface SubmittedAnswer {

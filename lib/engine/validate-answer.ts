@@ -31,7 +31,7 @@ function schemaOf(request: Request): Record<string, unknown> | undefined {
 }
 
 /**
- * Checks a decision against the request it answers and returns the §10 Answer to store. An
+ * Checks a decision against the request it answers and returns the wire Answer to store. An
  * acceptance must satisfy `data.schema` when the request has one. The decision's shape is the
  * caller's to parse from its own transport; this is the check only the request can inform.
  */
