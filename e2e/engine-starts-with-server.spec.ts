@@ -79,7 +79,8 @@ async function leaveRunsBehind(url: string) {
   const deploy = await start("deploy v1.4 to production");
   await engine.answerRequest({
     requestId: deploy.request.id,
-    answer: { ok: true, data: { version: "v1.4" } },
+    // Approved as it was asked: the request's own prefilled values.
+    answer: { ok: true, data: (deploy.request.data as { values: Record<string, unknown> }).values },
     actor: { id: reviewer.id, role: "reviewer" },
   });
   await engine.stop();

@@ -58,7 +58,11 @@ export class AdminPage {
     const row = this.userRow(email);
     await this.roleSelect(email).selectOption(role);
     await row.getByRole("button", { name: "Save", exact: true }).click();
-    await expect(row.getByRole("status")).toHaveText(`Saved: now ${role}.`);
+    // The row has a note per cell (role, sign-out); the role's is the one beside its picker.
+    const roleCell = row
+      .getByRole("cell")
+      .filter({ has: this.page.getByRole("combobox", { name: /^New role for / }) });
+    await expect(roleCell.getByRole("status")).toHaveText(`Saved: now ${role}.`);
     await expect(row.getByTestId("role-badge")).toHaveText(role);
   }
 
