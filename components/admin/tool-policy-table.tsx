@@ -8,11 +8,14 @@ import {
   type ToolPolicy,
   type ToolPolicyRow,
 } from "@/lib/domain/tool-policy";
+import { type ActionResult, unsentResult } from "@/lib/errors";
+import { CellNote } from "./cell-note";
+import { useNoteAction } from "./use-note-action";
 
 export type SubmitToolPolicy = (input: {
   toolName: string;
   policy: ToolPolicy | "default";
-}) => Promise<{ ok: true } | { ok: false; message: string }>;
+}) => Promise<ActionResult<unknown>>;
 
 const HINTS = [
   ["readOnlyHint", "read-only"],
@@ -40,23 +43,20 @@ function PolicyCell({ tool, submit }: { tool: ToolPolicyRow; submit: SubmitToolP
   const router = useRouter();
   const current = tool.isDefault ? "default" : tool.policy;
   const [chosen, setChosen] = useState<ToolPolicy | "default">(current);
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const save = async () => {
-    setBusy(true);
-    setNote(null);
-    const result = await submit({ toolName: tool.name, policy: chosen }).catch(() => ({
-      ok: false as const,
-      message: "The policy could not be saved. Please try again.",
-    }));
-    setBusy(false);
-    const now = chosen === "default" ? TOOL_POLICY_LABELS[tool.defaultPolicy] : TOOL_POLICY_LABELS[chosen];
-    setNote(
-      result.ok ? { ok: true, text: `Saved: ${now.toLowerCase()}.` } : { ok: false, text: result.message },
+  const {
+    note,
+    busy,
+    run: save,
+  } = useNoteAction(async () => {
+    const result = await submit({ toolName: tool.name, policy: chosen }).catch(() =>
+      unsentResult("The policy could not be saved. Please try again."),
     );
+    const now = chosen === "default" ? TOOL_POLICY_LABELS[tool.defaultPolicy] : TOOL_POLICY_LABELS[chosen];
     router.refresh();
-  };
+    return result.ok
+      ? { ok: true, text: `Saved: ${now.toLowerCase()}.` }
+      : { ok: false, text: result.error.message };
+  });
 
   return (
     <>
@@ -78,7 +78,7 @@ function PolicyCell({ tool, submit }: { tool: ToolPolicyRow; submit: SubmitToolP
           type="button"
           className="button button-secondary"
           disabled={busy || chosen === current}
-          onClick={() => void save()}
+          onClick={() => save()}
         >
           Save
         </button>
@@ -89,14 +89,7 @@ function PolicyCell({ tool, submit }: { tool: ToolPolicyRow; submit: SubmitToolP
           ? `; asks only for ${tool.scope}`
           : ""}
       </span>
-      <span role="status" className="admin-cell-note">
-        {note?.ok && note.text}
-      </span>
-      {note && !note.ok && (
-        <span role="alert" className="admin-cell-note admin-cell-error">
-          {note.text}
-        </span>
-      )}
+      <CellNote note={note} />
     </>
   );
 }

@@ -6,8 +6,9 @@ import type { UserListRow } from "@/lib/domain/admin-rows";
 import { ROLES, type Role } from "@/lib/domain/roles";
 import { type ActionResult, unsentResult } from "@/lib/errors";
 import { RoleBadge } from "../role-badge";
+import { CellNote } from "./cell-note";
 import { formatUtc } from "./format-utc";
-import { type Note, useNoteAction } from "./use-note-action";
+import { useNoteAction } from "./use-note-action";
 
 /** One row of the users table: the listed account as the page reads it. */
 export type AdminUserItem = UserListRow;
@@ -18,22 +19,6 @@ export type SubmitSignOut = (input: { userId: string }) => Promise<ActionResult<
 
 function labelOf(user: AdminUserItem): string {
   return user.name ?? user.email ?? user.id;
-}
-
-/** A cell's outcome: success as a status, a refusal as an alert. */
-function CellNote({ note }: { note: Note }) {
-  return (
-    <>
-      <span role="status" className="admin-cell-note">
-        {note?.ok && note.text}
-      </span>
-      {note && !note.ok && (
-        <span role="alert" className="admin-cell-note admin-cell-error">
-          {note.text}
-        </span>
-      )}
-    </>
-  );
 }
 
 /** The role select of one row: Save applies the chosen role; the result shows beside it. */
