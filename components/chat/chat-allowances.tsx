@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { type ActionResult, unsentResult } from "@/lib/errors";
 
 export interface ChatAllowanceItem {
   toolName: string;
@@ -8,9 +9,7 @@ export interface ChatAllowanceItem {
   createdAt: string;
 }
 
-export type RevokeAllowance = (input: {
-  toolName: string;
-}) => Promise<{ ok: true } | { ok: false; message: string }>;
+export type RevokeAllowance = (input: { toolName: string }) => Promise<ActionResult<unknown>>;
 
 /** The tools this chat's owner chose to "always allow" here, each with a way to take it back. */
 export function ChatAllowances({
@@ -27,12 +26,11 @@ export function ChatAllowances({
   const onRevoke = async (toolName: string) => {
     setBusy(toolName);
     setError(null);
-    const result = await revoke({ toolName }).catch(() => ({
-      ok: false as const,
-      message: "The tool could not be revoked. Please try again.",
-    }));
+    const result = await revoke({ toolName }).catch(() =>
+      unsentResult("The tool could not be revoked. Please try again."),
+    );
     setBusy(null);
-    if (!result.ok) setError(result.message);
+    if (!result.ok) setError(result.error.message);
   };
 
   return (

@@ -37,7 +37,7 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
     async ({ toolName }) => {
       const result = await revokeToolAllowanceAction({ threadId: props.threadId, toolName });
       router.refresh();
-      return result.ok ? { ok: true } : { ok: false, message: result.error.message };
+      return result;
     },
     [props.threadId, router],
   );
