@@ -77,7 +77,9 @@ export async function seedInbox({ db, requests }: { db: DbClient; requests: numb
         threadId: thread.id,
         userId: thread.userId,
         model: "bench",
-        status: RUN_OUTCOMES[runIndexes[i]! % RUN_OUTCOMES.length] === "open" ? "pending" : "done",
+        ...(RUN_OUTCOMES[runIndexes[i]! % RUN_OUTCOMES.length] === "open"
+          ? { status: "pending", openRequests: REQUESTS_PER_RUN }
+          : { status: "done" }),
       })),
       select: { id: true, threadId: true, userId: true },
     });

@@ -36,38 +36,51 @@ export async function claimRequest({
   | { claimed: false }
   | { claimed: true; runId: string; events: ThreadEvent[]; resolvedAt: Date; answeredAt: Date }
 > {
-  return db.$transaction(async (tx) => {
-    const now = new Date();
-    // An answer is only worth taking while its run is still parked; and it moves the run's
-    // version on, so a Stop that read the run before this commit cannot also succeed (a Stop
-    // that commits first has ended the run and closed the request). The run's row is written
-    // first, as a cancel writes it first, so the two queue on it instead of deadlocking.
-    if (resolution.status === "answered" && !(await takeAnswerForRun({ tx, id, runId }))) {
-      return { claimed: false as const };
-    }
-    if (!(await claimOpenRequest({ tx, id, status: resolution.status, resolvedAt: now }))) {
-      return { claimed: false as const };
-    }
-    const owner =
-      runId !== undefined && threadId !== undefined
-        ? { runId, threadId }
-        : await tx.request.findUniqueOrThrow({ where: { id }, select: { runId: true, threadId: true } });
-    const answer: Omit<Answer, "id"> =
-      resolution.status === "answered"
-        ? resolution.answer
-        : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
-    const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
-    return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt };
-  }, engineTransaction);
+  try {
+    return await db.$transaction(async (tx) => {
+      const now = new Date();
+      const owner =
+        runId !== undefined && threadId !== undefined
+          ? { runId, threadId }
+          : await tx.request.findUnique({ where: { id }, select: { runId: true, threadId: true } });
+      if (
+        !owner ||
+        !(await takeOneOffRun({ tx, runId: owner.runId, answered: resolution.status === "answered" }))
+      ) {
+        return { claimed: false as const };
+      }
+      // The run's count is already written: a lost claim rolls it back by throwing.
+      if (!(await claimOpenRequest({ tx, id, status: resolution.status, resolvedAt: now })))
+        throw new LostClaim();
+      const answer: Omit<Answer, "id"> =
+        resolution.status === "answered"
+          ? resolution.answer
+          : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
+      const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
+      return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt };
+    }, engineTransaction);
+  } catch (error) {
+    if (error instanceof LostClaim) return { claimed: false };
+    throw error;
+  }
 }
 
-async function takeAnswerForRun({ tx, id, runId }: { tx: DbTx; id: string; runId?: string }) {
-  const run = runId ?? (await tx.request.findUniqueOrThrow({ where: { id }, select: { runId: true } })).runId;
-  const parked = await tx.run.updateMany({
-    where: { id: run, status: "pending" },
-    data: { version: { increment: 1 } },
+class LostClaim extends Error {}
+
+/**
+ * Writes the run's row before the request's, as a cancel does, so the two queue on it instead of
+ * deadlocking: one fewer open request, and for an answer a new version of a run still parked
+ * (an answer is only worth taking while its run waits, and a Stop that read the run before this
+ * commit must not also succeed; a Stop that commits first has ended the run and closed the request).
+ */
+async function takeOneOffRun({ tx, runId, answered }: { tx: DbTx; runId: string; answered: boolean }) {
+  const run = await tx.run.updateMany({
+    where: answered ? { id: runId, status: "pending" } : { id: runId },
+    data: answered
+      ? { openRequests: { decrement: 1 }, version: { increment: 1 } }
+      : { openRequests: { decrement: 1 } },
   });
-  return parked.count === 1;
+  return run.count === 1;
 }
 
 /** The claim itself: true when this transaction is the one that moved the request out of "open". */
@@ -151,8 +164,10 @@ export async function cancelOpenRequestsByRun({
 }): Promise<ThreadEvent[]> {
   const open = await tx.request.findMany({ where: { runId, status: "open" }, select: { id: true } });
   const events: ThreadEvent[] = [];
+  let closed = 0;
   for (const { id } of open) {
     if (!(await claimOpenRequest({ tx, id, status: "cancelled", resolvedAt: new Date() }))) continue;
+    closed += 1;
     const recorded = await recordResolution({
       tx,
       id,
@@ -162,6 +177,9 @@ export async function cancelOpenRequestsByRun({
       resolution: { status: "cancelled", actorId },
     });
     events.push(...recorded.events);
+  }
+  if (closed > 0) {
+    await tx.run.update({ where: { id: runId }, data: { openRequests: { decrement: closed } } });
   }
   return events;
 }

@@ -98,6 +98,9 @@ export async function parkRun({
               audience: s.audience,
             })),
           });
+    if (created.length > 0) {
+      await tx.run.update({ where: { id: runId }, data: { openRequests: { increment: created.length } } });
+    }
     const open = [...existing.filter((row) => row.status === "open"), ...created];
     const order = new Map(wireIds.map((id, index) => [id, index]));
     open.sort((a, b) => order.get(a.requestId)! - order.get(b.requestId)!);

@@ -22,7 +22,9 @@ export async function claimParkedRun({
   leaseExpiresAt: Date;
 }): Promise<StoredRun | null> {
   const [row] = await db.run.updateManyAndReturn({
-    where: { id: runId, status: "pending", requests: { none: { status: "open" } } },
+    // The count says none is open; the check of the rows themselves (an index lookup by run)
+    // keeps a run waiting should the count ever be wrong, rather than resuming it unanswered.
+    where: { id: runId, status: "pending", openRequests: 0, requests: { none: { status: "open" } } },
     data: { status: "running", leaseOwner, leaseExpiresAt, version: { increment: 1 } },
   });
   return row ? toStoredRun(row) : null;
@@ -86,9 +88,10 @@ export async function releaseRunLeases({
 
 /**
  * Runs nobody is driving — lapsed leases, and parked runs whose every request is resolved —
- * and whether any run is running at all (held or not), in one query. Parked runs (no lease)
- * sort first and lapsed leases before live ones, so `limit` never hides an orphan behind runs
- * that are fine.
+ * and whether any run is running at all (held or not). Two index ranges, neither of which
+ * holds the parked runs still waiting: running runs by lease (no lease first, then the
+ * earliest to lapse, so `limit` never hides a lapsed lease behind live ones), and parked runs
+ * with no open request, by the count each run keeps.
  */
 export async function listOrphanedRuns({
   db,
@@ -99,16 +102,19 @@ export async function listOrphanedRuns({
   now: Date;
   limit?: number;
 }): Promise<{ orphans: { id: string; status: string }[]; anyRunning: boolean }> {
-  const rows = await db.run.findMany({
-    where: {
-      OR: [{ status: "running" }, { status: "pending", requests: { none: { status: "open" } } }],
-    },
-    select: { id: true, status: true, leaseExpiresAt: true },
-    orderBy: { leaseExpiresAt: { sort: "asc", nulls: "first" } },
+  const ready = await db.run.findMany({
+    where: { status: "pending", openRequests: 0 },
+    select: { id: true, status: true },
     take: limit,
   });
-  const orphans = rows
-    .filter((row) => row.status === "pending" || row.leaseExpiresAt === null || row.leaseExpiresAt < now)
+  const running = await db.run.findMany({
+    where: { status: "running" },
+    select: { id: true, status: true, leaseExpiresAt: true },
+    orderBy: { leaseExpiresAt: { sort: "asc", nulls: "first" } },
+    take: Math.max(1, limit - ready.length),
+  });
+  const lapsed = running
+    .filter((row) => row.leaseExpiresAt === null || row.leaseExpiresAt < now)
     .map(({ id, status }) => ({ id, status }));
-  return { orphans, anyRunning: rows.some((row) => row.status === "running") };
+  return { orphans: [...ready, ...lapsed], anyRunning: running.length > 0 };
 }

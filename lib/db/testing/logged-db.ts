@@ -1,0 +1,35 @@
+import "server-only";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
+import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
+import type { Db } from "../client";
+import { sqliteFileOf } from "../database-url";
+
+export interface LoggedQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * A client that records the SQL Prisma sends, so a test can ask the database how it plans
+ * exactly those statements (not a hand-written copy that could drift from them).
+ */
+export function createLoggedDb({ url, provider }: { url: string; provider: "sqlite" | "postgres" }): {
+  db: Db;
+  queries: LoggedQuery[];
+} {
+  const queries: LoggedQuery[] = [];
+  const log = [{ level: "query" as const, emit: "event" as const }];
+  const record = (event: { query: string; params: string }) => {
+    queries.push({ sql: event.query, params: JSON.parse(event.params) as unknown[] });
+  };
+  if (provider === "sqlite") {
+    const db = new SqlitePrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFileOf(url) }), log });
+    db.$on("query", record);
+    return { db, queries };
+  }
+  const db = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }), log });
+  db.$on("query", record);
+  return { db: db as unknown as Db, queries };
+}
