@@ -26,7 +26,13 @@ export async function insertInboxRequest({
   const thread = await db.thread.create({ data: { userId: row.ownerId } });
   // Parked, as every run with an open request is (an answer is only taken for a parked run).
   const run = await db.run.create({
-    data: { threadId: thread.id, userId: row.ownerId, model: "m", status: "pending" },
+    data: {
+      threadId: thread.id,
+      userId: row.ownerId,
+      model: "m",
+      status: "pending",
+      openRequests: (row.status ?? "open") === "open" ? 1 : 0,
+    },
   });
   const request = { id: `pnd-${row.id}`, kind: row.kind, prompt: row.prompt };
   await db.request.create({

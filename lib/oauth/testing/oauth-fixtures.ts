@@ -11,7 +11,7 @@ export async function createParkedAuthorization(
   });
   const thread = await db.thread.create({ data: { userId: user.id, title: "balance" } });
   const run = await db.run.create({
-    data: { threadId: thread.id, userId: user.id, status: "pending", model: "test" },
+    data: { threadId: thread.id, userId: user.id, status: "pending", model: "test", openRequests: 1 },
   });
   const payload: Request = {
     id: options.wireId,
