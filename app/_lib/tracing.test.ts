@@ -40,11 +40,10 @@ describe("tracing", () => {
       { db, engine },
       { owner, text: "deploy v1.4 to production" },
     );
-    await engine.answerRequest({
-      requestId,
-      answer: { ok: true, data: { version: "v1.4" } },
-      actor: reviewer,
-    });
+    // Approved as asked: the request's own prefilled values, whatever its approval form holds.
+    const parked = await db.request.findUniqueOrThrow({ where: { id: requestId } });
+    const asked = (parked.data as { values: Record<string, unknown> }).values;
+    await engine.answerRequest({ requestId, answer: { ok: true, data: asked }, actor: reviewer });
     await engine.idle();
     expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("done");
 
