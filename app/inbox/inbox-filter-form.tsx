@@ -1,3 +1,4 @@
+import { SEARCH_MAX_LENGTH } from "@/app/_lib/search-text";
 import { INBOX_SORTS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
 
 const KINDS = ["approval", "input", "question", "authorization"];
@@ -40,7 +41,13 @@ export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
       </label>
       <label>
         Search prompts
-        <input type="search" name="q" defaultValue={filters.q ?? ""} maxLength={200} />
+        <input
+          type="search"
+          name="q"
+          defaultValue={filters.q ?? filters.searchError?.text ?? ""}
+          maxLength={SEARCH_MAX_LENGTH}
+          aria-invalid={filters.searchError ? true : undefined}
+        />
       </label>
       <button type="submit" className="button button-secondary">
         Apply

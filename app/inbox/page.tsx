@@ -25,18 +25,21 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   // Read before the rows: a change in between then makes the page look older than it is, and
   // the live stream refreshes it once more, where the other order would miss that change.
   const version = await getInboxVersionByViewer({ db, viewer: user });
-  const { rows, total } = await listInboxRequests({
-    db,
-    query: {
-      viewer: user,
-      status: filters.status,
-      sort: filters.sort,
-      page: filters.page,
-      pageSize: INBOX_PAGE_SIZE,
-      ...(filters.kind ? { kind: filters.kind } : {}),
-      ...(filters.q ? { search: filters.q } : {}),
-    },
-  });
+  // A refused search lists nothing: an unfiltered list under a search box would look like results.
+  const { rows, total } = filters.searchError
+    ? { rows: [], total: 0 }
+    : await listInboxRequests({
+        db,
+        query: {
+          viewer: user,
+          status: filters.status,
+          sort: filters.sort,
+          page: filters.page,
+          pageSize: INBOX_PAGE_SIZE,
+          ...(filters.kind ? { kind: filters.kind } : {}),
+          ...(filters.q ? { search: filters.q } : {}),
+        },
+      });
   const reviewer = hasRole(user.role, "reviewer");
   const items: InboxItem[] = rows.map((row) => ({
     id: row.id,
@@ -66,7 +69,13 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
         </p>
         <InboxLiveStatus version={version} />
       </div>
-      <InboxBulk items={items} canBulk={reviewer} />
+      {filters.searchError ? (
+        <p className="alert alert-error" role="alert">
+          {filters.searchError.message}
+        </p>
+      ) : (
+        <InboxBulk items={items} canBulk={reviewer} />
+      )}
       {pages > 1 && (
         <nav aria-label="Pages" className="inbox-pages">
           {filters.page > 1 && (

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
+import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { unsentResult } from "@/lib/errors";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
@@ -127,8 +128,13 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
             id={reasonId}
             type="text"
             value={reason}
+            maxLength={DECLINE_REASON_MAX_CHARS}
+            aria-describedby={`${reasonId}-limit`}
             onChange={(event) => setReason(event.target.value)}
           />
+          <p id={`${reasonId}-limit`} className="muted field-hint">
+            Up to {DECLINE_REASON_MAX_CHARS.toLocaleString("en")} characters.
+          </p>
           <div className="inbox-bulk-buttons">
             <button
               type="button"

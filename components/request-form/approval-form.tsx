@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { SubmitAnswer } from "./request-view";
 import { SchemaAnswerForm } from "./schema-answer-form";
@@ -52,9 +53,14 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           id={reasonId}
           value={reason}
           rows={2}
+          maxLength={DECLINE_REASON_MAX_CHARS}
+          aria-describedby={`${reasonId}-limit`}
           disabled={busy}
           onChange={(event) => setReason(event.target.value)}
         />
+        <p id={`${reasonId}-limit`} className="muted field-hint">
+          Up to {DECLINE_REASON_MAX_CHARS.toLocaleString("en")} characters; the agent reads it.
+        </p>
         <button type="button" className="button button-danger" disabled={busy} onClick={decline}>
           Decline
         </button>

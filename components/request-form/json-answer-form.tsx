@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { ANSWER_DATA_MAX_BYTES, answerDataBytes, formatKilobytes } from "@/lib/domain/answer-limits";
 import { parseJsonObject } from "./parse-json-object";
 import type { SubmitAnswer } from "./request-view";
 import { SubmitStatus } from "./submit-status";
@@ -32,6 +33,10 @@ export function JsonAnswerForm({
       setError(parsed.message);
       return;
     }
+    if (answerDataBytes(parsed.value) > ANSWER_DATA_MAX_BYTES) {
+      setError(`An answer can be at most ${formatKilobytes(ANSWER_DATA_MAX_BYTES)}.`);
+      return;
+    }
     setError(null);
     void send({ ok: true, data: parsed.value });
   };
@@ -45,9 +50,12 @@ export function JsonAnswerForm({
         value={text}
         disabled={busy}
         aria-invalid={error !== null}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={error ? `${id}-error ${id}-limit` : `${id}-limit`}
         onChange={(event) => setText(event.target.value)}
       />
+      <p id={`${id}-limit`} className="muted field-hint">
+        Up to {formatKilobytes(ANSWER_DATA_MAX_BYTES)}.
+      </p>
       {error && (
         <p id={`${id}-error`} className="field-error">
           {error}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { ANSWER_DATA_MAX_BYTES, formatKilobytes } from "@/lib/domain/answer-limits";
 import { buildQuestionAnswer, type QuestionSpec, type QuestionValue } from "./question-answer";
 import type { SubmitAnswer } from "./request-view";
 import { SubmitStatus } from "./submit-status";
@@ -84,6 +85,9 @@ export function QuestionForm({ questions, submit, onSent }: QuestionFormProps) {
           </fieldset>
         );
       })}
+      <p className="muted field-hint">
+        Answers can be up to {formatKilobytes(ANSWER_DATA_MAX_BYTES)} in all.
+      </p>
       <button type="submit" className="button" disabled={busy}>
         Send answer
       </button>

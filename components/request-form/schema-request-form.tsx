@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { ANSWER_DATA_MAX_BYTES, formatKilobytes } from "@/lib/domain/answer-limits";
 import type { SubmitAnswer } from "./request-view";
 import { SchemaAnswerForm } from "./schema-answer-form";
 import { SubmitStatus } from "./submit-status";
@@ -29,6 +30,9 @@ export function SchemaRequestForm({ schema, submit, onSent }: SchemaRequestFormP
           Submit
         </button>
       </SchemaAnswerForm>
+      <p className="muted field-hint">
+        The answer can be up to {formatKilobytes(ANSWER_DATA_MAX_BYTES)} in all.
+      </p>
       <SubmitStatus state={state} />
     </div>
   );

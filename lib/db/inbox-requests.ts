@@ -1,14 +1,17 @@
 import type { Audience, RequestState } from "@/lib/domain/events";
 import type { InboxRow } from "@/lib/domain/inbox";
 import type { Actor } from "@/lib/domain/roles";
-import { containsIgnoringCase } from "./contains-ignoring-case";
 import type { DbClient } from "./db-types";
+import { textSearchWhere } from "./text-search";
 
 export interface InboxQuery {
   viewer: Actor;
   kind?: string;
   status: RequestState;
-  /** Case-insensitive on both databases (PostgreSQL also folds non-ASCII letters; SQLite only ASCII). */
+  /**
+   * Literal (`%` and `_` are plain characters) and case-insensitive on both databases
+   * (PostgreSQL also folds non-ASCII letters; SQLite only ASCII).
+   */
   search?: string;
   sort: "newest" | "oldest" | "expiry";
   page: number;
@@ -103,7 +106,7 @@ export async function listInboxRequests({
   const filters = {
     status: query.status,
     ...(query.kind ? { kind: query.kind } : {}),
-    ...(query.search ? { prompt: containsIgnoringCase({ db, text: query.search }) } : {}),
+    ...(query.search ? await textSearchWhere({ db, table: "Request", text: query.search }) : {}),
   };
   const [firstHalf, secondHalf] = inboxHalvesOf(viewer);
   const first = { ...filters, ...firstHalf };

@@ -1,8 +1,8 @@
 import "server-only";
 import type { UserListRow } from "@/lib/domain/admin-rows";
 import { parseRole } from "@/lib/domain/roles";
-import { containsIgnoringCase } from "./contains-ignoring-case";
 import type { DbClient } from "./db-types";
+import { textSearchWhere } from "./text-search";
 
 /**
  * One page of every account, newest first; `search` matches name or email, ignoring case. The
@@ -19,14 +19,7 @@ export async function listUsersPage({
   page: number;
   pageSize: number;
 }): Promise<{ rows: UserListRow[]; total: number }> {
-  const where = search
-    ? {
-        OR: [
-          { name: containsIgnoringCase({ db, text: search }) },
-          { email: containsIgnoringCase({ db, text: search }) },
-        ],
-      }
-    : {};
+  const where = search ? await textSearchWhere({ db, table: "User", text: search }) : {};
   const [found, total] = await Promise.all([
     db.user.findMany({
       where,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ANSWER_DATA_MAX_BYTES, DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { isAppError } from "@/lib/errors";
 import type { Request } from "@/lib/toolnexus/types";
 import { validateAnswer } from "./validate-answer";
@@ -78,5 +79,54 @@ describe("validateAnswer", () => {
       data: { note: "fine" },
     });
     expect(validateAnswer({ request: approval, answer: { ok: true } })).toEqual({ id: "a", ok: true });
+  });
+});
+
+describe("answer limits", () => {
+  const approval: Request = { id: "pnd-2", kind: "approval", prompt: "Deploy?" };
+
+  it("accepts a reason of exactly the limit and refuses one character more, saying the limit", () => {
+    const atLimit = "r".repeat(DECLINE_REASON_MAX_CHARS);
+    expect(
+      validateAnswer({
+        request: approval,
+        answer: { ok: false, reason: "declined", data: { reason: atLimit } },
+      }),
+    ).toEqual({ id: "pnd-2", ok: false, reason: "declined", data: { reason: atLimit } });
+
+    const error = errorOf(() =>
+      validateAnswer({
+        request: approval,
+        answer: { ok: false, reason: "declined", data: { reason: `${atLimit}r` } },
+      }),
+    );
+    expect(isAppError(error, "bad_request:input")).toBe(true);
+    expect((error as Error).message).toBe("A reason can be at most 1,000 characters; this one has 1,001.");
+  });
+
+  it("refuses a 900 KB decline reason and an oversized answer before looking at the schema", () => {
+    const huge = "x".repeat(900 * 1024);
+    expect(
+      isAppError(
+        errorOf(() => validateAnswer({ request: approval, answer: { ok: false, data: { reason: huge } } })),
+        "bad_request:input",
+      ),
+    ).toBe(true);
+    const error = errorOf(() =>
+      validateAnswer({
+        request: flight,
+        answer: { ok: true, data: { to: "x".repeat(ANSWER_DATA_MAX_BYTES), date: "2026-12-01" } },
+      }),
+    );
+    expect(isAppError(error, "bad_request:input")).toBe(true);
+    expect((error as Error).message).toBe("An answer can be at most 16 KB; this one is 17 KB.");
+  });
+
+  it("counts bytes, not characters, for the answer's data", () => {
+    const wide = "é".repeat(ANSWER_DATA_MAX_BYTES / 2);
+    const error = errorOf(() =>
+      validateAnswer({ request: approval, answer: { ok: true, data: { note: wide } } }),
+    );
+    expect(isAppError(error, "bad_request:input")).toBe(true);
   });
 });

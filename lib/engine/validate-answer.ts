@@ -1,5 +1,11 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import {
+  ANSWER_DATA_MAX_BYTES,
+  answerDataBytes,
+  DECLINE_REASON_MAX_CHARS,
+  formatKilobytes,
+} from "@/lib/domain/answer-limits";
 import { AppError, type FieldIssue } from "@/lib/errors";
 import type { Answer, Request } from "@/lib/toolnexus/types";
 import type { SubmittedAnswer } from "./engine-types";
@@ -30,10 +36,29 @@ function schemaOf(request: Request): Record<string, unknown> | undefined {
     : undefined;
 }
 
+/** Refuses answers over the limits in answer-limits.ts, before anything looks at their content. */
+function checkLimits(submitted: SubmittedAnswer): void {
+  const reason = submitted.ok ? undefined : submitted.data?.reason;
+  if (typeof reason === "string" && [...reason].length > DECLINE_REASON_MAX_CHARS) {
+    throw new AppError("bad_request:input", {
+      message: `A reason can be at most ${DECLINE_REASON_MAX_CHARS.toLocaleString("en")} characters; this one has ${[...reason].length.toLocaleString("en")}.`,
+      issues: [{ path: "/data/reason", message: `must be at most ${DECLINE_REASON_MAX_CHARS} characters` }],
+    });
+  }
+  const bytes = answerDataBytes(submitted.data);
+  if (bytes > ANSWER_DATA_MAX_BYTES) {
+    throw new AppError("bad_request:input", {
+      message: `An answer can be at most ${formatKilobytes(ANSWER_DATA_MAX_BYTES)}; this one is ${formatKilobytes(bytes)}.`,
+      issues: [{ path: "/data", message: `must be at most ${formatKilobytes(ANSWER_DATA_MAX_BYTES)}` }],
+    });
+  }
+}
+
 /**
- * Checks a decision against the request it answers and returns the wire Answer to store. An
- * acceptance must satisfy `data.schema` when the request has one. The decision's shape is the
- * caller's to parse from its own transport; this is the check only the request can inform.
+ * Checks a decision against the request it answers and returns the wire Answer to store. It
+ * must be within the answer limits; an acceptance must satisfy `data.schema` when the request
+ * has one. The decision's shape is the caller's to parse from its own transport; this is the
+ * check only the request can inform.
  */
 export function validateAnswer({
   request,
@@ -42,6 +67,7 @@ export function validateAnswer({
   request: Request;
   answer: SubmittedAnswer;
 }): Answer {
+  checkLimits(submitted);
   if (!submitted.ok) {
     // A decline's data (typically the reviewer's reason) is free-form: `data.schema` describes
     // what an approval must supply, not why someone said no.

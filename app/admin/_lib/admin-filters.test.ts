@@ -16,9 +16,20 @@ describe("admin filters", () => {
     ["a blank search and page zero", { q: "   ", page: "0" }],
     ["a page that is not a number", { page: "two" }],
     ["a fractional page", { page: "1.5" }],
-    ["a search that is too long", { q: "x".repeat(201) }],
   ])("falls back to the defaults for %s", (_label, params) => {
     expect(parseUserFilters(params)).toEqual({ q: undefined, page: 1 });
+  });
+
+  it("refuses a search that is too long, saying so, rather than listing everyone", () => {
+    expect(parseUserFilters({ q: "x".repeat(201) })).toEqual({
+      q: undefined,
+      page: 1,
+      searchError: {
+        text: "x".repeat(201),
+        message:
+          "Searches can be at most 200 characters long; this one has 201. Shorten it and search again.",
+      },
+    });
   });
 
   it("keeps one good value when the other is bad, and takes the first of repeated ones", () => {

@@ -1,16 +1,18 @@
 import { z } from "zod";
+import { readSearchText } from "@/app/_lib/search-text";
 
 export const ADMIN_PAGE_SIZE = 20;
 
 export interface UserFilters {
   q: string | undefined;
   page: number;
+  /** Set when the search in the URL was refused: the page shows this instead of any list. */
+  searchError?: { text: string; message: string };
 }
 
 type Params = Record<string, string | string[] | undefined>;
 
 const pageField = z.coerce.number().int().min(1).max(10_000);
-const searchField = z.string().trim().min(1).max(200);
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -24,8 +26,12 @@ export function parsePage(params: Params): number {
 
 /** The users list's search and page, read from the URL so a view can be reloaded and shared. */
 export function parseUserFilters(params: Params): UserFilters {
-  const q = searchField.safeParse(first(params.q));
-  return { q: q.success ? q.data : undefined, page: parsePage(params) };
+  const search = readSearchText(params.q);
+  return {
+    q: search.status === "valid" ? search.text : undefined,
+    page: parsePage(params),
+    ...(search.status === "refused" ? { searchError: { text: search.text, message: search.message } } : {}),
+  };
 }
 
 /** The query string for a filter set, leaving defaults out so URLs stay short. */

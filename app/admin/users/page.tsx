@@ -1,4 +1,5 @@
 import { getAppServices } from "@/app/_lib/app-services";
+import { SEARCH_MAX_LENGTH } from "@/app/_lib/search-text";
 import { AdminPagination } from "@/components/admin/admin-pagination";
 import { AdminTabs } from "@/components/admin/admin-tabs";
 import { requirePageRole } from "@/lib/auth/guards";
@@ -17,12 +18,14 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
   const admin = await requirePageRole("admin", `/admin/users${userSearch(filters)}`);
   const { db } = await getAppServices();
   const [{ rows, total }, admins] = await Promise.all([
-    listUsersPage({
-      db,
-      page: filters.page,
-      pageSize: ADMIN_PAGE_SIZE,
-      ...(filters.q ? { search: filters.q } : {}),
-    }),
+    filters.searchError
+      ? { rows: [], total: 0 }
+      : listUsersPage({
+          db,
+          page: filters.page,
+          pageSize: ADMIN_PAGE_SIZE,
+          ...(filters.q ? { search: filters.q } : {}),
+        }),
     countAdmins({ db }),
   ]);
   const pages = Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
@@ -41,7 +44,13 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
       <form method="get" action="/admin/users" className="admin-search" aria-label="Search users">
         <label>
           Search name or email
-          <input type="search" name="q" defaultValue={filters.q ?? ""} maxLength={200} />
+          <input
+            type="search"
+            name="q"
+            defaultValue={filters.q ?? filters.searchError?.text ?? ""}
+            maxLength={SEARCH_MAX_LENGTH}
+            aria-invalid={filters.searchError ? true : undefined}
+          />
         </label>
         <button type="submit" className="button button-secondary">
           Search
@@ -50,7 +59,13 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
       <p className="muted" aria-live="polite">
         {total === 1 ? "1 user" : `${total} users`}
       </p>
-      <AdminUserTable users={rows} viewerId={admin.id} />
+      {filters.searchError ? (
+        <p className="alert alert-error" role="alert">
+          {filters.searchError.message}
+        </p>
+      ) : (
+        <AdminUserTable users={rows} viewerId={admin.id} />
+      )}
       <AdminPagination
         page={filters.page}
         pages={pages}

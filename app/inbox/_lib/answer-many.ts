@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
 import type { BareRequest } from "@/lib/db/requests";
+import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import type { Engine, SubmittedAnswer } from "@/lib/engine/engine-types";
@@ -19,7 +20,16 @@ export const answerManyInput = z
       .refine((ids) => new Set(ids).size === ids.length, "Each request may appear only once."),
     decision: z.discriminatedUnion("decision", [
       z.object({ decision: z.literal("approve") }).strict(),
-      z.object({ decision: z.literal("decline"), reason: z.string().trim().max(500).optional() }).strict(),
+      z
+        .object({
+          decision: z.literal("decline"),
+          reason: z
+            .string()
+            .trim()
+            .max(DECLINE_REASON_MAX_CHARS, `A reason can be at most ${DECLINE_REASON_MAX_CHARS} characters.`)
+            .optional(),
+        })
+        .strict(),
     ]),
   })
   .strict();

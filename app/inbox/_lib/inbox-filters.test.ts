@@ -20,8 +20,8 @@ describe("parseInboxFilters", () => {
 
   it("drops only the values that are invalid, keeping the rest", () => {
     expect(
-      parseInboxFilters({ kind: "<script>", status: "open", sort: "random", q: "x".repeat(201), page: "-2" }),
-    ).toEqual({ kind: undefined, status: "open", sort: "newest", q: undefined, page: 1 });
+      parseInboxFilters({ kind: "<script>", status: "open", sort: "random", q: "x".repeat(20), page: "-2" }),
+    ).toEqual({ kind: undefined, status: "open", sort: "newest", q: "x".repeat(20), page: 1 });
   });
 
   it("takes the first of repeated parameters", () => {
@@ -42,5 +42,26 @@ describe("inboxSearch", () => {
     const filters = parseInboxFilters({ kind: "approval", page: "4" });
     expect(inboxSearch(filters, { page: 1 })).toBe("?kind=approval");
     expect(inboxSearch(parseInboxFilters({}))).toBe("");
+  });
+});
+
+describe("a refused search", () => {
+  it("refuses a search over 200 characters with a message, instead of dropping it", () => {
+    const filters = parseInboxFilters({ q: "x".repeat(201), kind: "approval" });
+    expect(filters.q).toBeUndefined();
+    expect(filters.kind).toBe("approval");
+    expect(filters.searchError).toEqual({
+      text: "x".repeat(201),
+      message: "Searches can be at most 200 characters long; this one has 201. Shorten it and search again.",
+    });
+    expect(parseInboxFilters({ q: "x".repeat(200) })).toMatchObject({ q: "x".repeat(200) });
+    expect(parseInboxFilters({ q: "x".repeat(200) }).searchError).toBeUndefined();
+  });
+
+  it("refuses control characters such as a NUL byte", () => {
+    const filters = parseInboxFilters({ q: "deploy\u0000x" });
+    expect(filters.q).toBeUndefined();
+    expect(filters.searchError?.message).toMatch(/control characters \(such as a NUL byte\)/);
+    expect(filters.searchError?.text).toBe("deployx");
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readSearchText } from "@/app/_lib/search-text";
 
 export const INBOX_STATUSES = ["open", "answered", "expired", "cancelled"] as const;
 export const INBOX_SORTS = ["newest", "oldest", "expiry"] as const;
@@ -13,6 +14,8 @@ export interface InboxFilters {
   sort: InboxSort;
   q: string | undefined;
   page: number;
+  /** Set when the search in the URL was refused: the page shows this instead of any list. */
+  searchError?: { text: string; message: string };
 }
 
 const defaults: InboxFilters = { kind: undefined, status: "open", sort: "newest", q: undefined, page: 1 };
@@ -30,7 +33,6 @@ const fields = {
     .regex(/^[a-z][a-z0-9_-]{0,39}$/),
   status: z.enum(INBOX_STATUSES),
   sort: z.enum(INBOX_SORTS),
-  q: z.string().trim().min(1).max(200),
   page: z.coerce.number().int().min(1).max(10_000),
 };
 
@@ -40,12 +42,14 @@ export function parseInboxFilters(params: Record<string, string | string[] | und
     const parsed = fields[key].safeParse(first(params[key]));
     return parsed.success ? (parsed.data as z.infer<(typeof fields)[K]>) : undefined;
   };
+  const search = readSearchText(params.q);
   return {
     kind: read("kind") ?? defaults.kind,
     status: read("status") ?? defaults.status,
     sort: read("sort") ?? defaults.sort,
-    q: read("q") ?? defaults.q,
+    q: search.status === "valid" ? search.text : defaults.q,
     page: read("page") ?? defaults.page,
+    ...(search.status === "refused" ? { searchError: { text: search.text, message: search.message } } : {}),
   };
 }
 
