@@ -13,6 +13,7 @@ const env = {
   TOOLNEXUS_MCP_CONFIG: process.env.TOOLNEXUS_MCP_CONFIG ?? "mcp.demo.json",
 };
 const port = env.PORT || "3000";
+env.PORT = port;
 
 function step(title, command, args) {
   console.log(`\n▶ ${title}`);
@@ -38,9 +39,10 @@ step("Creating the demo accounts", "npm", ["run", "--silent", "db:seed"]);
 step("Building the app", "npx", ["next", "build"]);
 
 // Each server gets a process group of its own, so stopping it also stops what npx started.
-const serve = (args) => spawn("npx", args, { stdio: "inherit", env, detached: true });
-const children = [serve(["tsx", "scripts/demo-oauth-provider.ts"]), serve(["next", "start", "-p", port])];
-console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
+const serve = (command, args) => spawn(command, args, { stdio: "inherit", env, detached: true });
+const children = [serve("npx", ["tsx", "scripts/demo-oauth-provider.ts"]), serve("node", ["server.mjs"])];
+console.log(`
+✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
 if (env.TOOLNEXUS_MCP_CONFIG)
   console.log(`  MCP servers from ${env.TOOLNEXUS_MCP_CONFIG} (see /admin/tools)`);
 console.log("");

@@ -35,6 +35,10 @@ if (process.env.E2E_DATA_DIR && process.env.TOOLNEXUS_MCP_CONFIG === undefined) 
 run("npx", ["prisma", "migrate", "deploy"]);
 run("npm", ["run", "--silent", "db:seed"]);
 
-const server = spawn("npx", ["next", "start", "-p", process.env.PORT ?? "3310"], { stdio: "inherit" });
+// The production server entry, so the browser tests go through its forwarded-header handling.
+const server = spawn("node", ["server.mjs"], {
+  stdio: "inherit",
+  env: { ...process.env, PORT: process.env.PORT ?? "3310" },
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,25 @@
+// The production server entry: `node server.mjs` (PORT, default 3000; HOSTNAME, default all
+// interfaces). It is `next start` plus one step Next cannot do by itself: deciding, from the
+// socket's peer address, whether a request's X-Forwarded-* headers come from a configured proxy
+// (TOOLNEXUS_TRUSTED_PROXIES) and may be believed. Next reads those headers for the server-action
+// origin check and the app for the client's address; a client that is not a trusted proxy could
+// otherwise claim any host or address. See docs/decisions/0018-security-headers-sessions-and-forwarded-trust.md.
+import { createServer } from "node:http";
+import next from "next";
+import { applyForwardedTrust, parseTrustedProxies } from "./lib/http/forwarded-trust.mjs";
+
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || undefined;
+const trusted = parseTrustedProxies();
+
+const app = next({ dev: false, dir: import.meta.dirname, port, ...(hostname ? { hostname } : {}) });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  applyForwardedTrust(req, trusted);
+  void handle(req, res);
+});
+server.listen(port, hostname, () => {
+  console.log(`toolnexus listening on http://${hostname ?? "localhost"}:${port}`);
+});
