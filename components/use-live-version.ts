@@ -4,11 +4,26 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { reconnectDelayMs } from "./reconnect-delay";
 
-export type LiveState = "connecting" | "live" | "reconnecting";
+export type LiveState = "connecting" | "live" | "reconnecting" | "signed-out";
 
 // EventSource retries a dropped connection by itself, but gives up for good on an error
-// status (a 502 while the server restarts, a 401 once the session lapsed); then we open a
-// new one, waiting longer each time (`reconnectDelayMs`, as the chat does).
+// status (a 502 while the server restarts, a 401 once the session lapsed). It does not say
+// which, so one plain request asks: a 401 means the session ended and no retry can help, so
+// following stops; anything else opens a new stream, waiting longer each time
+// (`reconnectDelayMs`, as the chat does).
+
+/** Whether the stream's URL now answers 401; the probe is cancelled as soon as its status is in. */
+async function sessionEnded(url: string): Promise<boolean> {
+  const controller = new AbortController();
+  try {
+    const response = await fetch(url, { signal: controller.signal, cache: "no-store" });
+    return response.status === 401;
+  } catch {
+    return false;
+  } finally {
+    controller.abort();
+  }
+}
 
 /**
  * Keeps a server-rendered page current: follows a version stream (`openVersionStream`) at
@@ -30,6 +45,7 @@ export function useLiveVersion(url: string, pageVersion: string): LiveState {
     let source: EventSource | undefined;
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
+    let stopped = false;
 
     // `version` opens every connection, `changed` follows each change: either way, a version
     // the page does not show means the page is behind, including changes missed while away.
@@ -50,14 +66,22 @@ export function useLiveVersion(url: string, pageVersion: string): LiveState {
         setState("reconnecting");
         if (next.readyState !== EventSource.CLOSED) return;
         next.close();
-        reopenTimer = setTimeout(open, reconnectDelayMs(failures));
-        failures += 1;
+        void sessionEnded(url).then((ended) => {
+          if (stopped) return;
+          if (ended) {
+            setState("signed-out");
+            return;
+          }
+          reopenTimer = setTimeout(open, reconnectDelayMs(failures));
+          failures += 1;
+        });
       };
       source = next;
     };
 
     open();
     return () => {
+      stopped = true;
       if (reopenTimer) clearTimeout(reopenTimer);
       source?.close();
     };

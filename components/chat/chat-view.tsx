@@ -2,11 +2,13 @@
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { AnswerDraft, SubmitAnswer } from "@/components/request-form/request-view";
+import { SignedOutNotice } from "@/components/signed-out-notice";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import { type ActionResult, unsentResult } from "@/lib/errors";
 import { ConnectionNoticeView } from "./connection-notice-view";
 import { isLiveRun, lastRun } from "./last-run";
 import { MessageList } from "./message-list";
+import { StreamResponseError } from "./stream-response-error";
 import type { StartRun } from "./thread-chat-transport";
 import { useReconnectingChat } from "./use-reconnecting-chat";
 
@@ -28,6 +30,17 @@ interface ChatViewProps {
   cancelRun: CancelRun;
   /** Called when the last run's state changes (it parked, resumed or ended), for what the page shows around the chat. */
   onRunStatus?: (status: string) => void;
+}
+
+/** The stream was refused because the session ended: no message, a way back in instead. */
+function isSignedOut(error: Error | undefined): boolean {
+  if (!error) return false;
+  if (error instanceof StreamResponseError) return error.status === 401;
+  try {
+    return (JSON.parse(error.message) as { code?: unknown }).code === "unauthorized:session";
+  } catch {
+    return false;
+  }
 }
 
 /** The stream route answers errors as JSON; show its message, not the raw body. */
@@ -112,12 +125,14 @@ export function ChatView({
   };
 
   // While a lost stream is being reattached its error is not news: the notice says so instead.
-  const alertText = stopError ?? (error && !notice ? readableError(error) : null);
+  const signedOut = isSignedOut(error);
+  const alertText = stopError ?? (error && !notice && !signedOut ? readableError(error) : null);
 
   return (
     <div className="chat">
       <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} />
       {notice && <ConnectionNoticeView notice={notice} onRetry={reattach} />}
+      {signedOut && !stopError && <SignedOutNotice />}
       {alertText && (
         <p role="alert" className="alert alert-error">
           {alertText}

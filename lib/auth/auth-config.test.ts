@@ -219,6 +219,34 @@ describe("signing out revokes the session token", () => {
   });
 });
 
+describe("cookies follow the configured app URL", () => {
+  it("marks every cookie Secure when the app URL is HTTPS, even if the request arrived as HTTP", async () => {
+    const secure = NextAuth(
+      createAuthConfig({ db: () => db, env: { ...env, TOOLNEXUS_APP_URL: "https://app.example" } }),
+    );
+    const csrf = await secure.handlers.GET(new NextRequest(`${ORIGIN}/api/auth/csrf`));
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const response = await secure.handlers.POST(
+      new NextRequest(`${ORIGIN}/api/auth/callback/credentials`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(csrf) },
+        body: new URLSearchParams({ csrfToken, email: "al@example.test", password: "correct horse" }),
+      }),
+    );
+    const cookies = [...csrf.headers.getSetCookie(), ...response.headers.getSetCookie()];
+    expect(cookies.some((cookie) => cookie.startsWith("__Secure-authjs.session-token="))).toBe(true);
+    for (const cookie of cookies) expect(cookie).toMatch(/; Secure/i);
+  });
+
+  it("leaves cookies plain for an HTTP app URL", async () => {
+    const plain = NextAuth(
+      createAuthConfig({ db: () => db, env: { ...env, TOOLNEXUS_APP_URL: "http://localhost:3000" } }),
+    );
+    const csrf = await plain.handlers.GET(new NextRequest("https://localhost:3000/api/auth/csrf"));
+    for (const cookie of csrf.headers.getSetCookie()) expect(cookie).not.toMatch(/; Secure/i);
+  });
+});
+
 describe("listOAuthProviders", () => {
   it("offers GitHub and OIDC only when fully configured", () => {
     expect(listOAuthProviders({ AUTH_GITHUB_ID: "id" })).toEqual([]);

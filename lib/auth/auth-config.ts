@@ -7,6 +7,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { raiseSessionVersionByUserId } from "@/lib/db/session-versions";
 import { getUserById } from "@/lib/db/users";
 import { parseRole } from "@/lib/domain/roles";
+import { logger } from "@/lib/log/logger";
 import { resolveAuthSecret } from "./auth-secret";
 import { isDemoMode, isGitHubConfigured, isOidcConfigured } from "./demo-mode";
 import { authorizePassword } from "./password-sign-in";
@@ -69,15 +70,31 @@ export function createAuthConfig(options: {
   const secret = resolveAuthSecret({ env, ...(options.secretFile ? { file: options.secretFile } : {}) });
   // The generated client has the adapter's expected shape, but not the type of the
   // `@prisma/client` package the adapter was compiled against. Constructing it opens nothing.
+  // Behind a TLS-terminating proxy the request itself may look like plain HTTP; the configured
+  // public URL says how people reach the app, so it decides whether cookies are Secure.
+  const appUrl = env.TOOLNEXUS_APP_URL?.trim() || env.AUTH_URL?.trim();
   const adapter = PrismaAdapter(options.db() as unknown as Parameters<typeof PrismaAdapter>[0]);
 
   return {
     adapter,
     providers: buildProviders(env, options.db),
     session: { strategy: "jwt" },
+    ...(appUrl ? { useSecureCookies: appUrl.startsWith("https:") } : {}),
     trustHost: true,
     ...(secret ? { secret } : {}),
     pages: { signIn: "/login", error: "/login" },
+    // next-auth's own console output, as JSON lines without what was submitted. A refused
+    // password is routine and says so quietly; the rest are errors worth a look.
+    logger: {
+      error(error) {
+        if (error.name === "CredentialsSignin") logger.info({ type: error.name }, "sign-in refused");
+        else logger.error({ err: error }, "auth error");
+      },
+      warn(code) {
+        logger.warn({ code }, "auth warning");
+      },
+      debug() {},
+    },
     events: {
       // Every sign-out path (the app's button, next-auth's own endpoint) ends up here. Raising
       // the version revokes the token itself, not only the cookie in this browser: a copied
@@ -111,6 +128,9 @@ export function createAuthConfig(options: {
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
+        // Long-lived streams remember it, to end themselves once the session is revoked.
+        (session as unknown as { sessionVersion: number }).sessionVersion =
+          typeof token.sv === "number" ? token.sv : 0;
         (session.user as unknown as { role: string }).role = parseRole(token.role);
         return session;
       },

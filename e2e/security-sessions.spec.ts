@@ -1,0 +1,216 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { AppShell } from "./pages/app-shell";
+import { InboxPage } from "./pages/inbox-page";
+
+// Sessions end when they should, live pages notice it, and forged or malformed requests are
+// refused with a clear answer while nothing changes.
+
+/** The id Next gave a server action in this build, read from the build's manifest. */
+function actionId(name: string): string {
+  const dir = process.env.NEXT_DIST_DIR || ".next";
+  const manifest = JSON.parse(
+    readFileSync(path.join(dir, "server/server-reference-manifest.json"), "utf8"),
+  ) as {
+    node: Record<string, { exportedName?: string }>;
+  };
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === name);
+  if (!found) throw new Error(`no server action named ${name} in ${dir}`);
+  return found[0];
+}
+
+function callAction(
+  request: APIRequestContext,
+  {
+    name,
+    cookie,
+    body,
+    headers = {},
+  }: { name: string; cookie: string; body: string; headers?: Record<string, string> },
+) {
+  return request.post("/admin/users", {
+    headers: {
+      "next-action": actionId(name),
+      "content-type": "text/plain;charset=UTF-8",
+      cookie,
+      ...headers,
+    },
+    data: body,
+    maxRedirects: 0,
+  });
+}
+
+test("signing out ends the session: the open inbox says so and stops, and the old cookie no longer works", async ({
+  signInAs,
+  browser,
+}) => {
+  const user = await signInAs("user");
+  const saved = await user.context.cookies();
+  const inbox = new InboxPage(user.page);
+  await inbox.goto();
+  await expect(inbox.live).toHaveText("Live");
+
+  const other = await user.context.newPage();
+  await other.goto("/chat");
+  await new AppShell(other).signOut();
+
+  const notice = user.page.getByRole("alert").filter({ hasText: "You are signed out" });
+  await expect(notice).toBeVisible({ timeout: 30_000 });
+  await expect(notice.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+    "href",
+    "/login?callbackUrl=%2Finbox",
+  );
+  // No more attempts once it knows.
+  const attempts: string[] = [];
+  user.page.on("request", (request) => {
+    if (request.url().includes("/api/inbox/stream")) attempts.push(request.url());
+  });
+  await user.page.waitForTimeout(5_000);
+  expect(attempts).toEqual([]);
+
+  // A copy of the old cookie is refused too: the token itself was revoked.
+  const stolen = await browser.newContext();
+  await stolen.addCookies(saved);
+  const page = await stolen.newPage();
+  await page.goto("/inbox");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Finbox/);
+  expect((await page.request.get("/api/inbox/stream")).status()).toBe(401);
+  await stolen.close();
+});
+
+test("an admin signs a user out everywhere from /admin/users", async ({ signInAs, db }) => {
+  const user = await signInAs("user");
+  const admin = await signInAs("admin");
+  await admin.page.goto(`/admin/users?q=${encodeURIComponent(user.user.email)}`);
+  await admin.page.getByRole("button", { name: `Sign out ${user.user.name} everywhere` }).click();
+  await expect(admin.page.getByRole("status").filter({ hasText: "Signed out everywhere." })).toBeVisible();
+  const audit = await db.auditLog.findMany({
+    where: { targetId: user.user.id, action: "user.sessions_revoked" },
+  });
+  expect(audit.map((entry) => entry.actorId)).toEqual([admin.user.id]);
+
+  await user.page.goto("/inbox");
+  await expect(user.page).toHaveURL(/\/login/);
+  // The admin's own session is untouched.
+  await admin.page.goto("/admin/users");
+  await expect(admin.page.getByRole("heading", { name: "Admin", level: 1 })).toBeVisible();
+});
+
+test("a server action from another origin is refused even with a matching X-Forwarded-Host", async ({
+  signInAs,
+  createUser,
+  db,
+  request,
+  baseURL,
+}) => {
+  const admin = await signInAs("admin");
+  const cookie = (await admin.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const target = await createUser("user");
+  const versionOf = async () =>
+    (await db.user.findUniqueOrThrow({ where: { id: target.id }, select: { sessionVersion: true } }))
+      .sessionVersion;
+  const before = await versionOf();
+  const body = JSON.stringify([{ userId: target.id }]);
+
+  const forged = await callAction(request, {
+    name: "signOutUserEverywhereAction",
+    cookie,
+    body,
+    headers: { origin: "http://evil.example", "x-forwarded-host": "evil.example" },
+  });
+  expect(forged.status()).toBe(403);
+  expect(await forged.json()).toEqual({
+    code: "forbidden:origin",
+    message: "This action was sent from another site and was refused.",
+  });
+  expect(await versionOf()).toBe(before);
+
+  // The same call from the app's own origin works, so the refusal was the origin's doing.
+  const genuine = await callAction(request, {
+    name: "signOutUserEverywhereAction",
+    cookie,
+    body,
+    headers: { origin: baseURL! },
+  });
+  expect(genuine.status()).toBe(200);
+  expect(await versionOf()).toBe(before + 1);
+});
+
+test("malformed and oversized bodies get a 4xx saying what was wrong, and change nothing", async ({
+  signInAs,
+  createUser,
+  db,
+  request,
+  baseURL,
+}) => {
+  const admin = await signInAs("admin");
+  const cookie = (await admin.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const target = await createUser("user");
+  const headers = { origin: baseURL! };
+
+  const malformed = await callAction(request, {
+    name: "signOutUserEverywhereAction",
+    cookie,
+    body: `[{"userId": "${target.id}"`,
+    headers,
+  });
+  expect(malformed.status()).toBe(400);
+  expect((await malformed.json()).message).toMatch(/^The request body is not valid JSON \(.+\)\.$/);
+
+  const huge = await callAction(request, {
+    name: "signOutUserEverywhereAction",
+    cookie,
+    body: JSON.stringify([{ userId: target.id, pad: "x".repeat(1024 * 1024) }]),
+    headers,
+  });
+  expect(huge.status()).toBe(413);
+  expect((await huge.json()).message).toBe("The request body is larger than the 1 MB limit.");
+
+  const stored = await db.user.findUniqueOrThrow({
+    where: { id: target.id },
+    select: { sessionVersion: true },
+  });
+  expect(stored.sessionVersion).toBe(0);
+});
+
+test("the inbox refuses a NUL byte or an over-long search with a message, and takes % literally", async ({
+  signInAs,
+}) => {
+  const user = await signInAs("user");
+  const inbox = new InboxPage(user.page);
+  const alert = user.page.getByRole("main").getByRole("alert");
+
+  const nul = await user.page.goto("/inbox?q=deploy%00now");
+  expect(nul?.status()).toBe(200);
+  await expect(alert).toContainText("The search contains control characters (such as a NUL byte)");
+
+  await inbox.goto(`?q=${"x".repeat(201)}`);
+  await expect(alert).toHaveText(
+    "Searches can be at most 200 characters long; this one has 201. Shorten it and search again.",
+  );
+  await expect(inbox.list).toHaveCount(0);
+
+  await inbox.goto("?q=%25");
+  await expect(alert).toHaveCount(0);
+  await expect(inbox.empty).toBeVisible();
+});
+
+test("repeated wrong passwords are refused for a while, saying when to try again", async ({
+  loginPage,
+  createUser,
+  page,
+}) => {
+  const user = await createUser("user");
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    // A fresh form each time: a refused attempt re-renders the form, emptying the password.
+    await loginPage.goto();
+    await loginPage.signIn(user.email, "not-the-password");
+    await expect(loginPage.error).toHaveText("Wrong email or password.");
+  }
+  await loginPage.goto();
+  await loginPage.signIn(user.email, user.password);
+  await expect(loginPage.error).toHaveText("Too many sign-in attempts. Try again in 15 minutes.");
+  await expect(page).toHaveURL(/\/login/);
+});
