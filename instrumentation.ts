@@ -9,7 +9,8 @@ export async function register(): Promise<void> {
   if (tracingConfigured(process.env)) await registerTracing(process.env);
   const { migrateDatabase } = await import("@/lib/db/migrate-database");
   const { applied } = await migrateDatabase();
-  if (applied.length > 0) console.log(`Database migrated: ${applied.join(", ")}`);
+  const { logger } = await import("@/lib/log/logger");
+  if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   const { getAppServices } = await import("@/app/_lib/app-services");
   await getAppServices();
 }

@@ -4,6 +4,7 @@ import { cancelRunById } from "@/lib/db/run-endings";
 import { releaseRunLeases } from "@/lib/db/run-leases";
 import { createRun, getRunById, getThreadOwnerById } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { actorInput } from "./actor-input";
 import { createAnswerPolicy } from "./answer-policy";
 import { type AnswerDeps, answerRequest } from "./answer-request";
@@ -97,9 +98,19 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     answerRequest: (input) =>
-      inSpan("toolnexus.answer", { "toolnexus.request_id": input.requestId }, () =>
-        answerRequest(answerDeps, input),
-      ),
+      inSpan("toolnexus.answer", { "toolnexus.request_id": input.requestId }, async () => {
+        const answered = await answerRequest(answerDeps, input);
+        logger.info(
+          {
+            pendingId: answered.request.id,
+            runId: answered.request.runId,
+            actorId: input.actor.id,
+            status: answered.request.status,
+          },
+          "request answered",
+        );
+        return answered;
+      }),
 
     async cancelRun({ runId, actor }) {
       const who = actorInput.safeParse(actor);

@@ -2,6 +2,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { parkRun, ReusedRequestIdError, type Suspension } from "@/lib/db/park-run";
 import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
 import { saveRunCheckpoint } from "@/lib/db/runs";
+import { logger } from "@/lib/log/logger";
 import { isToolnexusError } from "@/lib/toolnexus/errors";
 import type { Answer, Checkpoint, Client, Message, RunResult, StreamEvent } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
@@ -169,7 +170,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
     await writer.flush().catch(() => {});
-    console.error(`[engine] run ${runId} failed`, error);
+    logger.error({ err: error, runId, threadId }, "run failed");
     const message = publicFailure(error);
     const events = await finishRun({
       db,
@@ -226,6 +227,10 @@ async function park(
       bodies,
     }),
   );
+  logger.info(
+    { runId: segment.runId, threadId: segment.threadId, pendingIds: suspensions.map((s) => s.request.id) },
+    "run parked",
+  );
 }
 
 async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, result: RunResult) {
@@ -242,5 +247,9 @@ async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, re
       turns: result.turns,
       bodies: [...bodies, { type: "run_finished", status, text: result.text }],
     }),
+  );
+  logger.info(
+    { runId: segment.runId, threadId: segment.threadId, status, turns: result.turns },
+    "run finished",
   );
 }

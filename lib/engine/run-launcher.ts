@@ -1,10 +1,11 @@
 import { claimParkedRun, releaseRunLeases } from "@/lib/db/run-leases";
+import { logger } from "@/lib/log/logger";
 import type { Answer } from "@/lib/toolnexus/types";
 import { type KnownState, prepareContinuation, toResumeAnswer } from "./continue-run";
 import { type DriveDeps, driveRun, type Segment } from "./drive-run";
 
 export function reportEngineError(error: unknown) {
-  console.error("[engine]", error);
+  logger.error({ err: error }, "engine task failed");
 }
 
 export const leaseUntil = (leaseMs: number) => new Date(Date.now() + leaseMs);

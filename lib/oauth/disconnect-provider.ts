@@ -1,5 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import { deleteOAuthConnection, getOAuthConnectionByUserProvider } from "@/lib/db/oauth-connections";
+import { logger } from "@/lib/log/logger";
 import { connectionTokenContext } from "./connection-tokens";
 import { revokeToken } from "./oauth-client";
 import type { OAuthRuntime } from "./oauth-runtime";
@@ -46,7 +47,7 @@ export async function disconnectProvider(options: {
       const accessRevoked = await revokeToken({ provider: config, token: access });
       revokedAtProvider ||= accessRevoked;
     } catch (error) {
-      console.warn(`Could not revoke the ${provider} token at the provider`, error);
+      logger.warn({ err: error, provider }, "could not revoke the token at the provider");
     }
   }
   await deleteOAuthConnection({ db, userId, provider });

@@ -1,4 +1,5 @@
 import { isAppError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { isOAuthError, type OAuthErrorCode } from "@/lib/oauth/oauth-error";
 
 const oauthStatus: Record<OAuthErrorCode, number> = {
@@ -41,7 +42,7 @@ export function oauthErrorResponse(error: unknown): Response {
     code = error.code;
     message = error.message;
   }
-  if (status >= 500 && status !== 502) console.error("OAuth flow failed", error);
+  if (status >= 500 && status !== 502) logger.error({ err: error }, "OAuth flow failed");
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign-in not completed · toolnexus</title>
