@@ -6,17 +6,21 @@ export type SearchText =
   /** Not searched at all: the page says why instead of quietly listing everything. */
   | { status: "refused"; text: string; message: string };
 
-// C0 controls and DEL; PostgreSQL refuses NUL in text outright, the rest are never typed.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// C0 controls (tab, newline and carriage return aside) and DEL: PostgreSQL refuses NUL in text
+// outright, and the rest are never typed.
+function isControl(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return (code < 0x20 && char !== "\t" && char !== "\n" && char !== "\r") || code === 0x7f;
+}
 
 /** A search box's value from the URL, trimmed; too long or with control characters, refused. */
 export function readSearchText(raw: string | string[] | undefined): SearchText {
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? "";
   if (value === "") return { status: "none" };
-  if (CONTROL.test(value)) {
+  if ([...value].some(isControl)) {
     return {
       status: "refused",
-      text: value.replace(new RegExp(CONTROL.source, "g"), ""),
+      text: [...value].filter((char) => !isControl(char)).join(""),
       message: "The search contains control characters (such as a NUL byte); remove them and search again.",
     };
   }
