@@ -41,8 +41,7 @@ step("Building the app", "npx", ["next", "build"]);
 // Each server gets a process group of its own, so stopping it also stops what npx started.
 const serve = (command, args) => spawn(command, args, { stdio: "inherit", env, detached: true });
 const children = [serve("npx", ["tsx", "scripts/demo-oauth-provider.ts"]), serve("node", ["server.mjs"])];
-console.log(`
-✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
+console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
 if (env.TOOLNEXUS_MCP_CONFIG)
   console.log(`  MCP servers from ${env.TOOLNEXUS_MCP_CONFIG} (see /admin/tools)`);
 console.log("");
