@@ -3,7 +3,7 @@
 // socket's peer address, whether a request's X-Forwarded-* headers come from a configured proxy
 // (TOOLNEXUS_TRUSTED_PROXIES) and may be believed. Next reads those headers for the server-action
 // origin check and the app for the client's address; a client that is not a trusted proxy could
-// otherwise claim any host or address. See docs/decisions/0018-security-headers-sessions-and-forwarded-trust.md.
+// otherwise claim any host or address. See docs/decisions/0025-security-headers-sessions-and-forwarded-trust.md.
 import { createServer } from "node:http";
 import next from "next";
 import { applyForwardedTrust, parseTrustedProxies } from "./lib/http/forwarded-trust.mjs";

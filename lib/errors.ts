@@ -12,7 +12,6 @@ export const appErrorCatalog = {
     status: 403,
     message: "You cannot change your own role. Ask another admin to do it.",
   },
-  "forbidden:origin": { status: 403, message: "This action was sent from another site and was refused." },
   "not_found:request": { status: 404, message: "This request does not exist." },
   "not_found:run": { status: 404, message: "This run does not exist." },
   "not_found:thread": { status: 404, message: "This chat does not exist." },
@@ -48,8 +47,6 @@ export const appErrorCatalog = {
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },
-  "bad_request:malformed_json": { status: 400, message: "The request body is not valid JSON." },
-  "bad_request:body_too_large": { status: 413, message: "The request body is larger than the 1 MB limit." },
   "internal:unexpected": { status: 500, message: "Something went wrong on our side. Please try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { type HttpRefusal, refusal } from "./refusal";
 
 type Env = Record<string, string | undefined>;
 
@@ -17,11 +17,11 @@ function hostOf(url: string): string | null {
  * (TOOLNEXUS_TRUSTED_PROXIES, with the server entry dropping the header from anyone else):
  * otherwise any client could name the evil origin's host there and pass.
  */
-export function checkActionOrigin(request: Request, env: Env = process.env): AppError | null {
+export function checkActionOrigin(request: Request, env: Env = process.env): HttpRefusal | null {
   if (request.method !== "POST" || !request.headers.has("next-action")) return null;
   const origin = request.headers.get("origin");
   const originHost = origin ? hostOf(origin) : null;
-  if (!originHost) return new AppError("forbidden:origin");
+  if (!originHost) return refusal("forbidden:origin");
 
   const allowed = new Set<string>();
   const configured = env.TOOLNEXUS_APP_URL?.trim() || env.AUTH_URL?.trim();
@@ -32,5 +32,5 @@ export function checkActionOrigin(request: Request, env: Env = process.env): App
   const forwarded = request.headers.get("x-forwarded-host");
   if (forwarded && env.TOOLNEXUS_TRUSTED_PROXIES?.trim())
     allowed.add(forwarded.split(",")[0]!.trim().toLowerCase());
-  return allowed.has(originHost) ? null : new AppError("forbidden:origin");
+  return allowed.has(originHost) ? null : refusal("forbidden:origin");
 }

@@ -12,7 +12,7 @@ export function createNonce(): string {
  * own inline and chunk scripts) or when loaded by such a script ('strict-dynamic'): an injected
  * `<script>` or event-handler attribute does not run. 'unsafe-eval' stays because the browser's
  * JSON-Schema validation (ajv, behind the request forms) compiles each schema into a function,
- * and client-side navigation keeps one policy for every page (ADR 0018). Styles allow inline
+ * and client-side navigation keeps one policy for every page (ADR 0025). Styles allow inline
  * attributes, which React and the form library set. Nothing may frame the app, so the Approve
  * button cannot be overlaid by another site (clickjacking).
  */
