@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
- * A `next start` of the built app that a test owns, on its own port and database, so the test
+ * The built app, served by its production entry (`node server.mjs`), that a test owns, on its own port and database, so the test
  * can stop and start it again (the shared test server cannot be restarted).
  */
 export class AppProcess {
@@ -49,9 +49,11 @@ export class AppProcess {
       TOOLNEXUS_APP_URL: this.origin,
       TOOLNEXUS_MCP_CONFIG: this.mcpConfig(),
       TOOLNEXUS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      // The proxy in front of these instances runs on this machine.
+      TOOLNEXUS_TRUSTED_PROXIES: "127.0.0.1, ::1",
     };
     // A process group of its own, so stopping it also stops the MCP server it started.
-    this.child = spawn("npx", ["next", "start", "-p", String(this.port)], {
+    this.child = spawn("node", ["server.mjs"], {
       env,
       stdio: "ignore",
       detached: true,
@@ -76,7 +78,7 @@ export class AppProcess {
     const exited = once(child, "exit");
     process.kill(-child.pid, "SIGTERM");
     await exited;
-    // The server itself may outlive npx by a moment; the port must be free for the next start.
+    // The port must be free for the next start.
     while (
       await fetch(`${this.origin}/login`).then(
         () => true,

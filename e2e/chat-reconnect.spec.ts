@@ -179,7 +179,13 @@ test("a reattach refused because the session has ended is not retried: the chat 
   await user.context.clearCookies();
   relay.cutAll();
 
-  await expect(chat.alert).toHaveText("Please sign in to continue.");
+  await expect(chat.alert).toHaveText(
+    "You are signed out, so this page no longer updates. Sign in to continue.",
+  );
+  await expect(chat.alert.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+    "href",
+    `/login?callbackUrl=${encodeURIComponent(`/chat/${chat.threadId()}`)}`,
+  );
   await expect(chat.reconnecting).toHaveCount(0);
   await expect(chat.retry).toHaveCount(0);
   await expect(chat.requestCard("approval", PROMPT)).toContainText("Waiting for a reviewer.");
