@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
-/** One `next start` of the built app, in its own process group so a stop ends all of it. */
+/** One instance of the built app (the production entry, `node server.mjs`), in its own process group. */
 export interface AppInstance {
   readonly port: number;
   /** Waits until the server answers HTTP (any status); callers that must send nothing skip it. */
@@ -11,9 +11,9 @@ export interface AppInstance {
 
 export const E2E_AUTH_SECRET = "e2e-only-auth-secret-not-for-production-000000";
 
-/** Starts the app as `next start` with the e2e build (NEXT_DIST_DIR is inherited). */
+/** Starts the app as production does, with the e2e build (NEXT_DIST_DIR is inherited). */
 export function startAppInstance({ port, env }: { port: number; env: Record<string, string> }): AppInstance {
-  const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port)], {
+  const child: ChildProcess = spawn("node", ["server.mjs"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

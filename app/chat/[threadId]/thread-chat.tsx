@@ -41,8 +41,15 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
     },
     [props.threadId, router],
   );
-  // An approval may have allowed a tool for this chat: once its run moves on, read the list again.
-  const onRunStatus = useCallback(() => router.refresh(), [router]);
+  // An approval may have allowed a tool for this chat: once its run resumes, read the list again.
+  // Only then: a page refresh on every status (a park, say) is a request that can be cut mid-way
+  // when the connection drops, and a failed refresh takes the whole page down.
+  const onRunStatus = useCallback(
+    (status: string) => {
+      if (status === "running") router.refresh();
+    },
+    [router],
+  );
   return (
     <>
       <ChatAllowances allowances={allowances} revoke={revoke} />
