@@ -98,7 +98,7 @@ export function createAuthConfig(options: {
     events: {
       // Every sign-out path (the app's button, next-auth's own endpoint) ends up here. Raising
       // the version revokes the token itself, not only the cookie in this browser: a copied
-      // cookie stops working too. It ends the account's other sessions as well (ADR 0017).
+      // cookie stops working too. It ends the account's other sessions as well (ADR 0025).
       async signOut(message) {
         const sub = "token" in message ? message.token?.sub : undefined;
         if (sub) await raiseSessionVersionByUserId({ db: options.db(), userId: sub });
