@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { createDb } from "@/lib/db/client";
@@ -9,6 +11,15 @@ import { memoryLog } from "@/lib/engine/testing/scripted-agent";
 import { checkReadiness } from "./check-readiness";
 
 const body = async (response: Response) => ({ status: response.status, json: await response.json() });
+
+function newestMigration(provider: TestProvider): string {
+  const dir = provider === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations";
+  const names = readdirSync(path.join(import.meta.dirname, "../..", dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  return names.at(-1)!;
+}
 
 describe("GET /api/health", () => {
   it("answers 200 with nothing but its status, uncached", async () => {
@@ -45,16 +56,18 @@ describe.each<TestProvider>(["sqlite", "postgres"])("readiness on %s", (provider
   it("is not ready while a committed migration is missing, or without services", async () => {
     const temp = await createTempDatabase({ provider });
     const db = createDb({ url: temp.url });
+    // The engine runs (on the migrated database), so only the missing migration can say no. The
+    // newest one is left out: whichever it is, the check must notice it.
+    const engine = makeTestEngine({ db: database.db, log: memoryLog() });
+    await engine.start();
     try {
-      await migrateDatabase({ url: temp.url, before: "20261201083000_run_saved_event_seq" });
-      const engine = makeTestEngine({ db, log: memoryLog() });
-      await engine.start();
+      await migrateDatabase({ url: temp.url, before: newestMigration(provider) });
       expect(await body(await checkReadiness({ services: { db, engine }, provider }))).toEqual({
         status: 503,
         json: { status: "not_ready" },
       });
-      await engine.stop();
     } finally {
+      await engine.stop();
       await db.$disconnect();
       await temp.drop();
     }
