@@ -25,6 +25,9 @@ async function parkARefund(user: SignedIn, origin: string): Promise<ChatPage> {
   await chat.startNewChat(origin);
   await chat.say("refund order 4321 for $250");
   await expect(chat.requestCard("approval", PROMPT)).toContainText("Waiting for a reviewer.");
+  // The sidebar follows the park with a page refresh of its own; let it land first, so no
+  // test below cuts it half-way or has it meet a session the test has just ended.
+  await expect(chat.sidebarItem("refund order 4321")).toHaveAccessibleName(/Waiting for a reviewer/);
   return chat;
 }
 
