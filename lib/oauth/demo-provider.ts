@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
+import { createDemoMcpResource, TRANSACTIONS_SCOPE } from "./demo-mcp-resource";
 import { consentPage, errorPage, loginPage } from "./demo-provider-pages";
 import { DEMO_CLIENT_ID, DEMO_DEFAULT_CLIENT_SECRET } from "./provider-registry";
 
@@ -16,6 +17,8 @@ interface DemoAccount {
 
 const ACCOUNTS: Record<string, DemoAccount> = {
   demo: { id: "demo", password: "demo", name: "Dana Demo", balance: { amount: 1234.56, currency: "EUR" } },
+  // A second customer, so two people signed in to one server can be told apart.
+  alex: { id: "alex", password: "alex", name: "Alex Example", balance: { amount: 87.5, currency: "EUR" } },
 };
 
 export interface DemoProviderOptions {
@@ -27,12 +30,16 @@ export interface DemoProviderOptions {
   clientSecret?: string;
   /** Seconds; short values let tests exercise refresh. */
   accessTokenTtl?: number;
+  /** The resource the MCP server's metadata advertises (tests give a wrong one); default its own URL. */
+  mcpAdvertisedResource?: string;
 }
 
 export interface DemoProvider {
   provider: Provider;
   /** The resource (audience) of the balance API. */
   apiResource: string;
+  /** The resource of the demo bank's MCP server, `<issuer>/mcp`. */
+  mcpResource: string;
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
@@ -59,6 +66,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
   const issuer = options.issuer.replace(/\/$/, "");
   const apiResource = `${issuer}/api`;
+  const mcpResource = `${issuer}/mcp`;
   const accessTokenTTL = options.accessTokenTtl ?? 600;
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 
@@ -76,11 +84,13 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
     ],
     jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "demo-1", use: "sig", alg: "RS256" }] },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
-    scopes: ["openid", BALANCE_SCOPE],
+    scopes: ["openid", BALANCE_SCOPE, TRANSACTIONS_SCOPE],
     claims: { openid: ["sub"], profile: ["name"] },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      // MCP clients register themselves (RFC 7591), as the MCP authorization spec suggests.
+      registration: { enabled: true },
       revocation: {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
@@ -91,6 +101,14 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
         defaultResource: async () => apiResource,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, indicator) => {
+          if (indicator === mcpResource) {
+            return {
+              scope: TRANSACTIONS_SCOPE,
+              audience: mcpResource,
+              accessTokenTTL,
+              accessTokenFormat: "opaque",
+            };
+          }
           if (indicator !== apiResource) throw new errors.InvalidTarget();
           return { scope: BALANCE_SCOPE, audience: apiResource, accessTokenTTL, accessTokenFormat: "opaque" };
         },
@@ -121,6 +139,11 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
 
   const provider = new Provider(issuer, configuration);
   const oidcHandler = provider.callback();
+  const mcp = createDemoMcpResource({
+    issuer,
+    provider,
+    ...(options.mcpAdvertisedResource ? { advertisedResource: options.mcpAdvertisedResource } : {}),
+  });
 
   async function interaction(
     req: IncomingMessage,
@@ -224,6 +247,7 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
     let work: Promise<unknown> | undefined;
     if (interactionMatch) work = interaction(req, res, interactionMatch[1]!, interactionMatch[2]);
     else if (url.pathname === "/api/balance" && req.method === "GET") work = balance(req, res);
+    else work = mcp.handle(req, res, url.pathname);
     if (!work) {
       oidcHandler(req, res);
       return;
@@ -238,5 +262,5 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
     });
   }
 
-  return { provider, apiResource, handle };
+  return { provider, apiResource, mcpResource, handle };
 }

@@ -22,9 +22,11 @@ export * from "./errors";
 export { defaultDecline } from "./execute-turn";
 export {
   loadMcpConfig,
+  type McpAuthorization,
   type McpConfigInput,
   type McpConfigProblem,
   type McpHttpServerConfig,
+  type McpOAuthSettings,
   type McpServerConfig,
   type McpServerEntry,
   type McpStdioServerConfig,

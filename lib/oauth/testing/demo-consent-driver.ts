@@ -41,6 +41,7 @@ export async function completeDemoConsent(options: {
   authorizationUrl: string;
   redirectPrefix: string;
   decision: ConsentDecision;
+  username?: string;
   password?: string;
 }): Promise<URL> {
   const jar = new CookieJar();
@@ -54,8 +55,8 @@ export async function completeDemoConsent(options: {
       const html = await (await step(jar, url)).text();
       if (html.includes('name="password"')) {
         response = await step(jar, `${page.origin}${page.pathname}/login`, {
-          username: "demo",
-          password: options.password ?? "demo",
+          username: options.username ?? "demo",
+          password: options.password ?? options.username ?? "demo",
         });
         if (response.status === 200) throw new Error("demo login was refused");
       } else if (options.decision === "allow") {

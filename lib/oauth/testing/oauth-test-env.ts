@@ -15,11 +15,14 @@ import { createParkedAuthorization } from "./oauth-fixtures";
 export const TEST_APP_URL = "http://127.0.0.1:9";
 
 /** A running demo provider and a runtime (registry, fresh keys) pointing at it. */
-export async function startOAuthTestEnv(options: { accessTokenTtl?: number } = {}) {
+export async function startOAuthTestEnv(
+  options: { accessTokenTtl?: number; mcpAdvertisedResource?: string } = {},
+) {
   const server = await startDemoProviderServer({
     port: 0,
     redirectUris: [`${TEST_APP_URL}/oauth/demo/callback`],
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
+    ...(options.mcpAdvertisedResource ? { mcpAdvertisedResource: options.mcpAdvertisedResource } : {}),
   });
   const runtime: OAuthRuntime = {
     registry: loadProviderRegistry({ env: { OAUTH_DEMO_ISSUER: server.issuer }, demoMode: true }),
@@ -38,12 +41,15 @@ export type OAuthTestEnv = Awaited<ReturnType<typeof startOAuthTestEnv>>;
  */
 export function withOAuthTestEnv(
   onReady: (ready: { env: OAuthTestEnv; db: DbClient }) => void,
-  { provider = "sqlite" }: { provider?: TestProvider } = {},
+  {
+    provider = "sqlite",
+    mcpAdvertisedResource,
+  }: { provider?: TestProvider; mcpAdvertisedResource?: string } = {},
 ): void {
   let env: OAuthTestEnv | undefined;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    env = await startOAuthTestEnv();
+    env = await startOAuthTestEnv(mcpAdvertisedResource ? { mcpAdvertisedResource } : {});
     const store = await createTestDatabase(provider);
     drop = () => store.drop();
     onReady({ env, db: store.db });

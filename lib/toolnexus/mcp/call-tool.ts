@@ -1,3 +1,4 @@
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { pendingOf } from "../pending";
 import type { Context, ToolResult } from "../types";
 import {
@@ -77,6 +78,17 @@ export async function callMcpTool(
   return startAndDrive(target, args, ctx, history);
 }
 
+/**
+ * A call (or its connection) refused until the user signs in: the host's `authorization`
+ * request when it supplied one, else an ordinary tool error.
+ */
+async function failure(target: CallTarget, error: unknown, ctx: Context): Promise<ToolResult> {
+  const authorization =
+    target.server.config.transport === "http" ? target.server.config.authorization : undefined;
+  if (authorization && error instanceof UnauthorizedError) return authorization.pending(ctx);
+  return callFailure(error, target.server.name, target.server.timeoutMs);
+}
+
 function pendingId(result: ToolResult): string {
   return pendingOf(result)?.id ?? "";
 }
@@ -98,7 +110,7 @@ async function startAndDrive(
     call = await target.server.start(target.tool, args);
   } catch (error) {
     release();
-    return callFailure(error, target.server.name);
+    return failure(target, error, ctx);
   }
   return drive(target, args, ctx, call, release, replay, replay);
 }
@@ -148,7 +160,7 @@ async function drive(
       }
       if (ctx.signal?.aborted) return cancelled();
       const urlAsk = urlElicitationOf(event.error);
-      if (!urlAsk) return callFailure(event.error, server.name, server.timeoutMs);
+      if (!urlAsk) return await failure(target, event.error, ctx);
       // The error path: the server wants the user at a URL first, then the same call again.
       const known = match(urlAsk);
       if (!known) return elicitationPending(urlAsk, { ...source, earlier: history }, continues);
@@ -156,7 +168,7 @@ async function drive(
       try {
         call = await server.start(tool, args);
       } catch (error) {
-        return callFailure(error, server.name);
+        return await failure(target, error, ctx);
       }
     }
   } finally {

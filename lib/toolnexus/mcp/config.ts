@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { z } from "zod";
 import { ToolnexusError } from "../errors";
+import type { Context, ToolResult } from "../types";
 
 /** A server the toolkit starts as a child process and talks to over stdin/stdout. */
 export interface McpStdioServerConfig {
@@ -13,6 +15,28 @@ export interface McpStdioServerConfig {
   timeoutMs?: number;
 }
 
+/**
+ * A server whose every user signs in on their own (the MCP authorization spec, OAuth 2.1):
+ * `"oauth": true` or an object. A pre-registered client goes here; without one the client
+ * registers itself dynamically (RFC 7591) where the authorization server allows it.
+ */
+export interface McpOAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scope?: string;
+}
+
+/**
+ * How a host supplies one user's sign-in to a server marked `oauth`: the SDK's OAuth client
+ * provider holding that user's tokens (each user gets a connection of their own), and the
+ * suspension a call returns when the user must sign in first (an `authorization` request).
+ */
+export interface McpAuthorization {
+  provider: OAuthClientProvider;
+  pending: (ctx: Context) => ToolResult | Promise<ToolResult>;
+}
+
 /** A remote server reached over Streamable HTTP (or the older SSE transport as a fallback). */
 export interface McpHttpServerConfig {
   transport: "http";
@@ -20,6 +44,9 @@ export interface McpHttpServerConfig {
   headers?: Record<string, string>;
   disabled: boolean;
   timeoutMs?: number;
+  oauth?: McpOAuthSettings;
+  /** Set by a host in code, never read from a file: see McpAuthorization. */
+  authorization?: McpAuthorization;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -72,6 +99,18 @@ const httpEntry = z
     headers: stringMap.optional(),
     disabled: z.boolean().optional(),
     timeoutMs: timeout.optional(),
+    oauth: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            clientId: z.string().min(1).max(500).optional(),
+            clientSecret: z.string().min(1).max(2000).optional(),
+            scope: z.string().min(1).max(1000).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
     type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
   })
   .strict();
@@ -107,10 +146,11 @@ export function parseMcpServer(
   if ("url" in entry) {
     const parsed = httpEntry.safeParse(entry);
     if (!parsed.success) return configError(options.source, describe(parsed.error, where));
-    const { url, headers, disabled, timeoutMs } = parsed.data;
+    const { url, headers, disabled, timeoutMs, oauth } = parsed.data;
     const config: McpHttpServerConfig = { transport: "http", url, disabled: disabled ?? false };
     if (headers) config.headers = headers;
     if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
+    if (oauth) config.oauth = oauth === true ? {} : oauth;
     return config;
   }
   if (!("command" in entry)) {

@@ -1,3 +1,4 @@
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -85,6 +86,7 @@ function stdioTransport(config: Extract<McpServerConfig, { transport: "stdio" }>
 
 /** 4xx on the Streamable HTTP handshake is how an SSE-only (older) server answers. */
 function answersLikeSseServer(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return false;
   const code = (error as { code?: unknown })?.code;
   return typeof code === "number" && code >= 400 && code < 500 && code !== 401 && code !== 403;
 }
@@ -106,11 +108,15 @@ async function openTransport(
   }
   const url = new URL(config.url);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
+  // The SDK's transports carry the user's token, discover and refresh on a 401 (RFC 9728,
+  // RFC 8414, RFC 8707), and throw UnauthorizedError when only a new sign-in helps.
+  const authProvider = config.authorization?.provider;
+  const transportOptions = authProvider ? { requestInit, authProvider } : { requestInit };
   const client = newClient(options);
   let first: unknown;
   try {
     await withTimeout(
-      client.connect(new StreamableHTTPClientTransport(url, { requestInit })),
+      client.connect(new StreamableHTTPClientTransport(url, transportOptions)),
       options.timeoutMs,
       "The server",
     );
@@ -123,7 +129,7 @@ async function openTransport(
   const sseClient = newClient(options);
   try {
     await withTimeout(
-      sseClient.connect(new SSEClientTransport(url, { requestInit })),
+      sseClient.connect(new SSEClientTransport(url, transportOptions)),
       options.timeoutMs,
       "The server",
     );

@@ -15,6 +15,8 @@ export interface McpServerStatus {
   error?: string;
   /** Tool names of this server not offered because an earlier tool already has the name. */
   duplicates?: string[];
+  /** Present on a failed server marked `oauth` that refused the connection until the user signs in. */
+  needsAuthorization?: true;
 }
 
 /** `<server>_<tool>`, with every character outside `[A-Za-z0-9_-]` replaced by `_`. */
@@ -117,6 +119,7 @@ export function createMcpHub(
     if (server.state === "connecting") status.error = "Still connecting";
     else if (server.error && server.state === "failed") status.error = server.error;
     if (duplicates?.length) status.duplicates = duplicates;
+    if (server.state === "failed" && server.needsAuthorization) status.needsAuthorization = true;
     return status;
   };
 

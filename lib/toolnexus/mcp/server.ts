@@ -1,3 +1,4 @@
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { ElicitRequest, ElicitResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "./config";
 import { connectServer, type OpenConnection } from "./connect";
@@ -29,6 +30,8 @@ export class McpServerConnection {
   error: string | undefined;
   transport: OpenConnection["transport"] | undefined;
   tools: McpTool[] = [];
+  /** The last connect was refused until the user signs in (a server marked `oauth`). */
+  needsAuthorization = false;
   private open: OpenConnection | undefined;
   private connecting: Promise<void> | undefined;
   private lane: Promise<void> = Promise.resolve();
@@ -85,9 +88,11 @@ export class McpServerConnection {
       this.tools = open.tools;
       this.state = "connected";
       this.error = undefined;
+      this.needsAuthorization = false;
     } catch (error) {
       this.state = "failed";
-      this.error = describeFailure(error);
+      this.needsAuthorization = error instanceof UnauthorizedError;
+      this.error = this.needsAuthorization ? "Waiting for the user to sign in" : describeFailure(error);
     }
     this.onToolsChanged();
   }
@@ -145,6 +150,7 @@ export class McpServerConnection {
   /** Starts a call on the open connection; the caller holds the lane. */
   async start(tool: string, args: Record<string, unknown>): Promise<LiveCall> {
     await this.connect();
+    if (!this.open && this.needsAuthorization) throw new UnauthorizedError(this.error);
     if (!this.open) throw new Error(this.error ?? "The server is not connected");
     const call = new LiveCall(this.open.client, tool, args, this.timeoutMs);
     this.active = call;

@@ -1,0 +1,160 @@
+import { auth, discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
+import * as oauth from "oauth4webapi";
+import type { DbClient } from "@/lib/db/db-types";
+import { claimOAuthState } from "@/lib/db/oauth-states";
+import { getRequestById } from "@/lib/db/requests";
+import type { Actor } from "@/lib/domain/roles";
+import { AppError, isAppError } from "@/lib/errors";
+import { codeVerifierContext } from "./begin-authorization";
+import { mcpFlowFailure } from "./begin-mcp-authorization";
+import { type AnswerRequestFn, type CallbackOutcome, callbackQuerySchema } from "./complete-authorization";
+import { createMcpOAuthProvider, type McpSignInServer, mcpProviderName } from "./mcp-client-provider";
+import { OAuthError } from "./oauth-error";
+import type { OAuthRuntime } from "./oauth-runtime";
+import { decryptionKeys } from "./secret-keys";
+import { hashState, verifyState } from "./state";
+import { decryptToken } from "./token-crypto";
+
+async function answerOrClosed(
+  answer: AnswerRequestFn,
+  input: Parameters<AnswerRequestFn>[0],
+): Promise<boolean> {
+  try {
+    await answer(input);
+    return true;
+  } catch (error) {
+    if (isAppError(error, "conflict:answer") || isAppError(error, "conflict:request_closed")) return false;
+    if (isAppError(error, "expired:request")) return false;
+    throw error;
+  }
+}
+
+/**
+ * The authorization server sent the browser back. As with the tools' sign-ins, everything that
+ * can fail without side effects runs before the state is consumed: the signature, the user, and
+ * the response itself (its `iss`, RFC 9207, when the server issues one). The state is then
+ * claimed atomically, the code exchanged with the stored PKCE verifier and the same `resource`,
+ * the tokens sealed for this user and server, and the parked request answered.
+ */
+export async function completeMcpAuthorization(options: {
+  db: DbClient;
+  runtime: OAuthRuntime;
+  user: Actor;
+  server: McpSignInServer | undefined;
+  serverName: string;
+  params: URLSearchParams;
+  answerRequest: AnswerRequestFn;
+  now?: Date;
+}): Promise<CallbackOutcome> {
+  const { db, runtime, user, server } = options;
+  const now = options.now ?? new Date();
+  const providerName = mcpProviderName(options.serverName);
+  const parsed = callbackQuerySchema.safeParse(Object.fromEntries(options.params));
+  if (!parsed.success) throw new OAuthError("state:malformed", "The sign-in response is incomplete");
+  const query = parsed.data;
+
+  const claims = verifyState(query.state, runtime.keys.state, now.getTime());
+  if (claims.provider !== providerName) {
+    throw new OAuthError("state:mismatch", "This sign-in response is for a different server");
+  }
+  if (claims.userId !== user.id) {
+    throw new OAuthError("state:mismatch", "This sign-in was started by a different account");
+  }
+  if (!server)
+    throw new OAuthError("provider:unknown", `The MCP server ${options.serverName} is not configured`);
+
+  if (query.code) {
+    let info: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
+    try {
+      info = await discoverOAuthServerInfo(server.url);
+    } catch (error) {
+      throw mcpFlowFailure(server.name, error);
+    }
+    const metadata = info.authorizationServerMetadata;
+    if (!metadata)
+      throw new OAuthError("provider:error", `${server.name} has no authorization server metadata`);
+    try {
+      oauth.validateAuthResponse(
+        metadata as oauth.AuthorizationServer,
+        { client_id: "unchecked" },
+        options.params,
+        query.state,
+      );
+    } catch (error) {
+      throw new OAuthError(
+        "state:mismatch",
+        "The sign-in response did not come from the server's authorization server",
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  const stateHash = hashState(query.state);
+  const claim = await claimOAuthState({ db, stateHash, now });
+  if (claim.status === "unknown")
+    throw new OAuthError("state:unknown", "This sign-in link is not known here");
+  if (claim.status === "used") throw new OAuthError("state:used", "This sign-in link has already been used");
+  if (claim.status === "expired") throw new OAuthError("state:expired", "The sign-in link has expired");
+  const stored = claim.state;
+  if (
+    stored.requestRowId !== claims.requestRowId ||
+    stored.userId !== user.id ||
+    stored.provider !== providerName
+  ) {
+    throw new OAuthError("state:mismatch", "This sign-in response does not match its request");
+  }
+  const request = await getRequestById({ db, id: stored.requestRowId });
+  if (!request) throw new AppError("not_found:request");
+  const actor = { id: user.id, role: user.role };
+
+  if (query.error) {
+    if (query.error !== "access_denied") {
+      throw new OAuthError(
+        "provider:error",
+        `${server.name} could not complete the sign-in (${query.error})`,
+      );
+    }
+    const answered = await answerOrClosed(options.answerRequest, {
+      requestId: request.id,
+      answer: { ok: false, reason: "declined" },
+      actor,
+    });
+    if (!answered) throw new AppError("conflict:request_closed");
+    return { status: "declined", threadId: request.threadId };
+  }
+
+  let codeVerifier: string;
+  try {
+    codeVerifier = decryptToken(
+      stored.codeVerifierEnc,
+      decryptionKeys(runtime.keys),
+      codeVerifierContext(stateHash),
+    );
+  } catch (error) {
+    throw new OAuthError("state:tampered", "The stored sign-in state could not be read", { cause: error });
+  }
+  const provider = createMcpOAuthProvider({
+    db,
+    runtime,
+    userId: user.id,
+    server,
+    mode: { kind: "callback", codeVerifier },
+  });
+  try {
+    const result = await auth(provider, { serverUrl: server.url, authorizationCode: query.code! });
+    if (result !== "AUTHORIZED") throw new Error("the code was not accepted");
+  } catch (error) {
+    throw new OAuthError("exchange:failed", `${server.name} did not accept the sign-in`, { cause: error });
+  }
+
+  // Only the server's name travels in the answer; tokens stay in the sealed store.
+  const answered = await answerOrClosed(options.answerRequest, {
+    requestId: request.id,
+    answer: { ok: true, data: { provider: providerName, server: server.name } },
+    actor,
+    via: "oauth_callback",
+  });
+  return { status: answered ? "connected" : "connected_request_closed", threadId: request.threadId };
+}

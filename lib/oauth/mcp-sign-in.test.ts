@@ -1,0 +1,174 @@
+import { afterAll, describe, expect, it } from "vitest";
+import type { DbClient } from "@/lib/db/db-types";
+import type { McpSignInServer } from "./mcp-client-provider";
+import { mcpSignInSteps } from "./testing/mcp-sign-in-env";
+import { type OAuthTestEnv, withOAuthTestEnv } from "./testing/oauth-test-env";
+
+describe("signing in to an MCP server (MCP authorization)", () => {
+  let env: OAuthTestEnv;
+  let db: DbClient;
+  let server: McpSignInServer;
+  withOAuthTestEnv((ready) => {
+    env = ready.env;
+    db = ready.db;
+    server = { name: "bank", url: `${env.server.issuer}/mcp`, oauth: {} };
+  });
+  const steps = mcpSignInSteps(() => ({ db, runtime: env.runtime, server }));
+  afterAll(() => steps.closeAll());
+
+  it("parks the first call, signs the user in, and the retried call carries their token", async () => {
+    const user = await steps.parkedUser();
+    expect(user.pending).toMatchObject({
+      kind: "authorization",
+      id: user.wireId,
+      url: expect.stringContaining(`/oauth/mcp/bank/start?request=${user.wireId}`),
+      data: { provider: "mcp:bank", mcpServer: "bank" },
+    });
+    const url = await steps.begin(user.user.id, user.wireId);
+    expect(url.searchParams.get("resource")).toBe(server.url);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("scope")).toBe("transactions:read");
+    const callback = await steps.consent(url);
+    const outcome = await steps.complete(user.actor, callback.searchParams);
+    expect(outcome.status).toBe("connected");
+    const answer = await db.answer.findFirstOrThrow({ where: { requestRowId: user.request.id } });
+    expect(answer.data).toEqual({ provider: "mcp:bank", server: "bank" });
+
+    const result = await steps.retry(user.hub, user.pending!);
+    expect(result).toMatchObject({ isError: false });
+    expect(result.output).toContain("Dana Demo:");
+  });
+});
+
+describe("MCP sign-ins are per user, single use and checked", () => {
+  let env: OAuthTestEnv;
+  let db: DbClient;
+  let server: McpSignInServer;
+  withOAuthTestEnv((ready) => {
+    env = ready.env;
+    db = ready.db;
+    server = { name: "bank", url: `${env.server.issuer}/mcp`, oauth: {} };
+  });
+  const steps = mcpSignInSteps(() => ({ db, runtime: env.runtime, server }));
+  afterAll(() => steps.closeAll());
+
+  const tokensOf = async (userId: string) => {
+    const row = await db.mcpConnection.findUnique({ where: { userId_server: { userId, server: "bank" } } });
+    if (!row) return undefined;
+    const { decryptToken } = await import("./token-crypto");
+    const { mcpTokensContext } = await import("./mcp-client-provider");
+    return JSON.parse(
+      decryptToken(row.tokensEnc, env.runtime.keys.encryption, mcpTokensContext(userId, "bank")),
+    ) as {
+      access_token: string;
+      refresh_token?: string;
+    };
+  };
+
+  it("gives two users their own tokens and their own data", async () => {
+    const dana = await steps.parkedUser();
+    const alex = await steps.parkedUser();
+    const danaBack = await steps.consent(await steps.begin(dana.user.id, dana.wireId), "demo");
+    const alexBack = await steps.consent(await steps.begin(alex.user.id, alex.wireId), "alex");
+
+    // Alex cannot complete Dana's sign-in, even holding her callback URL: nothing is stored.
+    await expect(steps.complete(alex.actor, danaBack.searchParams)).rejects.toThrow(
+      "This sign-in was started by a different account",
+    );
+    expect(await tokensOf(alex.user.id)).toBeUndefined();
+    expect(await tokensOf(dana.user.id)).toBeUndefined();
+
+    await steps.complete(dana.actor, danaBack.searchParams);
+    await steps.complete(alex.actor, alexBack.searchParams);
+    expect((await steps.retry(dana.hub, dana.pending!)).output).toContain("Dana Demo:");
+    expect((await steps.retry(alex.hub, alex.pending!)).output).toContain("Alex Example:");
+    const [danaTokens, alexTokens] = [await tokensOf(dana.user.id), await tokensOf(alex.user.id)];
+    expect(danaTokens!.access_token).not.toBe(alexTokens!.access_token);
+    // One registered client serves both users.
+    expect(await db.mcpOAuthClient.count()).toBe(1);
+
+    // The callback is single use: replaying it is refused and changes nothing.
+    const before = await db.mcpConnection.findMany({ orderBy: { userId: "asc" } });
+    await expect(steps.complete(dana.actor, danaBack.searchParams)).rejects.toThrow(
+      "This sign-in link has already been used",
+    );
+    expect(await db.mcpConnection.findMany({ orderBy: { userId: "asc" } })).toEqual(before);
+  });
+
+  it("refuses a forged state and a response from another issuer, leaving the request parked", async () => {
+    const user = await steps.parkedUser();
+    const back = await steps.consent(await steps.begin(user.user.id, user.wireId));
+
+    const forged = new URLSearchParams(back.searchParams);
+    forged.set("state", `${back.searchParams.get("state")!.split(".")[0]}.AAAA`);
+    await expect(steps.complete(user.actor, forged)).rejects.toThrow(
+      "The sign-in link was altered or was not issued by this app",
+    );
+    const wrongIss = new URLSearchParams(back.searchParams);
+    wrongIss.set("iss", "http://127.0.0.1:1/elsewhere");
+    await expect(steps.complete(user.actor, wrongIss)).rejects.toThrow(
+      "The sign-in response did not come from the server's authorization server",
+    );
+    expect(await tokensOf(user.user.id)).toBeUndefined();
+    const request = await db.request.findUniqueOrThrow({ where: { id: user.request.id } });
+    expect(request.status).toBe("open");
+    // Neither refusal consumed the state: the genuine response still completes.
+    expect((await steps.complete(user.actor, back.searchParams)).status).toBe("connected");
+  });
+
+  it("refreshes an expired access token and asks for a new sign-in once the refresh is refused", async () => {
+    const user = await steps.parkedUser();
+    await steps.complete(
+      user.actor,
+      (await steps.consent(await steps.begin(user.user.id, user.wireId))).searchParams,
+    );
+    const first = await tokensOf(user.user.id);
+    expect(first?.refresh_token).toBeTruthy();
+
+    // The access token is no longer accepted (as once it expires): the call refreshes and goes through.
+    await (await env.server.demo.provider.AccessToken.find(first!.access_token))!.destroy();
+    const refreshed = await steps.call(user.hub, { idempotencyKey: "refresh:1" });
+    expect(refreshed.output).toContain("Dana Demo:");
+    const second = await tokensOf(user.user.id);
+    expect(second!.access_token).not.toBe(first!.access_token);
+
+    // Now the grant is revoked as well: the next call is a fresh authorization request, not an error.
+    await (await env.server.demo.provider.AccessToken.find(second!.access_token))!.destroy();
+    const refresh = await env.server.demo.provider.RefreshToken.find(second!.refresh_token!);
+    await refresh!.destroy();
+    const again = await steps.call(user.hub, { idempotencyKey: "refresh:2" });
+    expect(again).toMatchObject({ isError: true, metadata: { pending: { kind: "authorization" } } });
+    expect(await tokensOf(user.user.id)).toBeUndefined();
+  });
+});
+
+describe("an MCP server whose metadata names another resource", () => {
+  let env: OAuthTestEnv;
+  let db: DbClient;
+  let server: McpSignInServer;
+  withOAuthTestEnv(
+    (ready) => {
+      env = ready.env;
+      db = ready.db;
+      server = { name: "bank", url: `${env.server.issuer}/mcp`, oauth: {} };
+    },
+    { mcpAdvertisedResource: "http://127.0.0.1:1/mcp" },
+  );
+  const steps = mcpSignInSteps(() => ({ db, runtime: env.runtime, server }));
+  afterAll(() => steps.closeAll());
+
+  it("fails the call and refuses the start with a clear error, storing nothing", async () => {
+    const user = await steps.parkedUser();
+    expect(user.first).toMatchObject({ isError: true });
+    expect(user.first.output).toMatch(
+      /^MCP server "bank": Protected resource http:\/\/127\.0\.0\.1:1\/mcp does not match/,
+    );
+    await expect(steps.begin(user.user.id, user.wireId)).rejects.toThrow(
+      /^Signing in to bank failed: Protected resource http:\/\/127\.0\.0\.1:1\/mcp does not match/,
+    );
+    expect(await db.oAuthState.count()).toBe(0);
+    expect(await db.mcpOAuthClient.count()).toBe(0);
+    const request = await db.request.findUniqueOrThrow({ where: { id: user.request.id } });
+    expect(request.status).toBe("open");
+  });
+});
