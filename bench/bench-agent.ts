@@ -1,4 +1,10 @@
-import { createInProcessClient, createToolkit as createLibraryToolkit, defineTool, pending } from "toolnexus";
+import {
+  createInProcessClient,
+  createToolkit as createLibraryToolkit,
+  defineTool,
+  type Message,
+  pending,
+} from "toolnexus";
 import type { EngineOptions } from "@/lib/engine/engine-types";
 
 /** When, in `performance.now()` time, the bench tool suspended and was retried, per run. */
@@ -8,6 +14,15 @@ export interface ToolMarks {
 }
 
 export const BENCH_MODEL = "bench-in-process-model";
+
+/** The fake model, shared with the LangGraph peer: a tool call first, then a fixed answer. */
+export function benchModelReply(
+  messages: readonly Message[],
+): { text: string } | { toolCalls: { name: string; args: Record<string, unknown> }[] } {
+  return messages.at(-1)?.role === "tool"
+    ? { text: "Step approved and done." }
+    : { toolCalls: [{ name: "approve_step", args: { step: "deploy" } }] };
+}
 
 /**
  * A deterministic agent with no model cost: the first turn calls `approve_step`, which suspends
@@ -21,10 +36,7 @@ export function createBenchAgent(): Pick<EngineOptions, "createClient" | "create
   const createClient = () =>
     createInProcessClient({
       model: BENCH_MODEL,
-      generate: (input) =>
-        input.messages.at(-1)?.role === "tool"
-          ? { text: "Step approved and done." }
-          : { toolCalls: [{ name: "approve_step", args: { step: "deploy" } }] },
+      generate: (input) => benchModelReply(input.messages),
     });
   const createToolkit: EngineOptions["createToolkit"] = ({ runId }) =>
     createLibraryToolkit({

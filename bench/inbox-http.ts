@@ -13,6 +13,26 @@ const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const DIST_DIR = ".next/bench";
 const REVIEWER_EMAIL = "rita@example.com";
 
+let built: Promise<number> | undefined;
+
+/**
+ * `next build` into the bench's own folder, once per bench process: the sections that serve
+ * the app share it (the database URL is read at start, not baked into the build). Resolves to
+ * the seconds the build took, 0 when it was already there.
+ */
+export async function buildOnce(env: NodeJS.ProcessEnv): Promise<number> {
+  if (built) {
+    await built;
+    return 0;
+  }
+  const started = performance.now();
+  built = build(env).then(() => (performance.now() - started) / 1000);
+  built.catch(() => {
+    built = undefined;
+  });
+  return built;
+}
+
 async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const child = spawn(process.execPath, [NEXT_BIN, "build"], {
     cwd: ROOT,
@@ -27,7 +47,7 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 /** Signs in through Auth.js's credentials callback, as the login form does; returns the cookie header. */
-async function signIn(origin: string, email: string): Promise<string> {
+export async function signIn(origin: string, email: string): Promise<string> {
   const jar = new Map<string, string>();
   const keep = (res: Response) => {
     for (const line of res.headers.getSetCookie()) {
@@ -53,6 +73,36 @@ async function signIn(origin: string, email: string): Promise<string> {
   return cookie();
 }
 
+/** The environment the bench's app server is built and started with. */
+export function serverEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_DIST_DIR: DIST_DIR,
+    DATABASE_URL: databaseUrl,
+    TOOLNEXUS_DEMO: "1",
+    AUTH_TRUST_HOST: "true",
+    AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-only-secret-bench-only-secret",
+  };
+}
+
+/** `next start` on a free port of 127.0.0.1 with the bench build; stop it with `stop()`. */
+export async function startBenchServer(env: NodeJS.ProcessEnv) {
+  const port = await freePort();
+  const server = await spawnUntilReady(
+    process.execPath,
+    [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env,
+      ready: /Ready in/,
+      timeoutMs: 60_000,
+    },
+  );
+  return { ...server, origin: `http://127.0.0.1:${port}` };
+}
+
 export interface InboxHttpResult {
   rows: ResultRow[];
   notes: string[];
@@ -76,36 +126,15 @@ export async function measureInboxHttp({
   seconds: number;
   log: (line: string) => void;
 }): Promise<InboxHttpResult> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    NEXT_DIST_DIR: DIST_DIR,
-    DATABASE_URL: databaseUrl,
-    TOOLNEXUS_DEMO: "1",
-    AUTH_TRUST_HOST: "true",
-    AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-only-secret-bench-only-secret",
-  };
+  const env = serverEnv(databaseUrl);
   log("  waiting for the build lock");
   const lock = await acquireBuildLock();
   try {
     log(`  next build into ${DIST_DIR}`);
-    const buildStarted = performance.now();
-    await build(env);
-    const buildSeconds = (performance.now() - buildStarted) / 1000;
-    const port = await freePort();
-    const server = await spawnUntilReady(
-      process.execPath,
-      [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
-      {
-        cwd: ROOT,
-        env,
-        ready: /Ready in/,
-        timeoutMs: 60_000,
-      },
-    );
+    const buildSeconds = await buildOnce(env);
+    const server = await startBenchServer(env);
     try {
-      const origin = `http://127.0.0.1:${port}`;
+      const { origin } = server;
       const cookie = await signIn(origin, REVIEWER_EMAIL);
       const page = await fetch(`${origin}/inbox`, { headers: { cookie }, redirect: "manual" });
       const html = await page.text();

@@ -1,10 +1,14 @@
 import type { BenchSection } from "./bench-section";
 import { durableParkResumeSection } from "./durable-park-resume-section";
+import { historySection } from "./history-section";
 import { inboxAtScaleSection } from "./inbox-at-scale-section";
+import { langgraphSection } from "./langgraph-section";
 import { loopOverheadSection } from "./loop-overhead-section";
 import { mcpSection } from "./mcp-section";
 import { memoryAtRestSection } from "./memory-at-rest-section";
 import { memoryParkedSection } from "./memory-parked-section";
+import { parkedRunsSection } from "./parked-runs-section";
+import { sseStreamsSection } from "./sse-streams-section";
 import { suspensionSection } from "./suspension-section";
 
 /** Every section of `npm run bench`, in run order; add new ones here. */
@@ -13,7 +17,11 @@ export const sections: BenchSection[] = [
   suspensionSection,
   memoryAtRestSection,
   durableParkResumeSection,
+  langgraphSection,
+  historySection,
   memoryParkedSection,
+  parkedRunsSection,
   inboxAtScaleSection,
+  sseStreamsSection,
   mcpSection,
 ];
