@@ -66,7 +66,30 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  // Every journey runs on a desktop; the main ones, tagged `@phone` in their titles (chat park and
+  // answer, a request page's answer, the inbox's approvals, signing in), run again on a phone.
+  // `@phone-only` marks the checks of the phone layout itself.
+  projects: [
+    {
+      name: "chromium",
+      grepInvert: /@phone-only/,
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+    },
+    {
+      name: "phone",
+      grep: /@phone/,
+      use: {
+        ...devices["Desktop Chrome"],
+        channel: undefined,
+        viewport: { width: 390, height: 844 },
+        screen: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        userAgent: devices["Pixel 5"].userAgent,
+      },
+    },
+  ],
   webServer: [
     {
       // Built once per run (E2E_SKIP_BUILD=1 reuses the last build), then migrated, seeded, served.

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { hasRole, type Role } from "@/lib/domain/roles";
+import { Disclosure } from "./disclosure";
 import { ModelBadge, type ModelLabel } from "./model-badge";
 import { NavLinks } from "./nav-links";
 import { RoleBadge } from "./role-badge";
@@ -26,11 +27,12 @@ export function AppNav({
         <Link href="/chat" className="app-brand">
           toolnexus
         </Link>
-        {user && <NavLinks admin={hasRole(user.role, "admin")} />}
-        <div className="app-account">
-          <ModelBadge model={model} />
-          {user ? (
-            <>
+        {user ? (
+          // On a phone the links and the account fold into one menu, so the header stays one row.
+          <Disclosure label="Menu" className="app-menu" toggleClassName="app-menu-toggle">
+            <NavLinks admin={hasRole(user.role, "admin")} />
+            <div className="app-account">
+              <ModelBadge model={model} />
               <span data-testid="signed-in-user">
                 <span className="visually-hidden">Signed in as </span>
                 {user.name ?? user.email}
@@ -41,11 +43,14 @@ export function AppNav({
                   Sign out
                 </button>
               </form>
-            </>
-          ) : (
+            </div>
+          </Disclosure>
+        ) : (
+          <div className="app-account">
+            <ModelBadge model={model} />
             <Link href="/login">Sign in</Link>
-          )}
-        </div>
+          </div>
+        )}
       </nav>
     </header>
   );

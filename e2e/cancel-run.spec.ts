@@ -27,6 +27,7 @@ test("the user stops a run waiting for a reviewer: the chat shows it cancelled a
   // The open stream carries the cancel: no reload.
   await expect(card).toContainText("Cancelled");
   await expect(card).toContainText("By you");
+  await expect(card).not.toContainText("must act");
   await expect(chat.toolCard("refund")).toContainText("cancelled");
   await expect(chat.messages).toContainText("The run was cancelled.");
   await expect(chat.runStatus()).toHaveCount(0);
@@ -47,6 +48,7 @@ test("the user stops a run waiting for a reviewer: the chat shows it cancelled a
   await request.goto(row.id);
   await request.expectPrompt("Approve a refund of $250.00 for order 4321?");
   await request.form.expectReadOnly("Cancelled");
+  await expect(reviewer.page.getByRole("main")).not.toContainText("must act");
   await expect(request.form.decline).toHaveCount(0);
   await expect(reviewer.page.getByRole("main").getByRole("textbox")).toHaveCount(0);
 

@@ -2,9 +2,9 @@ import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { InboxPage } from "./pages/inbox-page";
 
-test("a reviewer filters the inbox through the URL and answers several approvals at once", async ({
-  signInAs,
-}) => {
+test("a reviewer filters the inbox through the URL and answers several approvals at once", {
+  tag: "@phone",
+}, async ({ signInAs }) => {
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
   // Order numbers of this run only: the search and counts below must not meet requests that

@@ -6,9 +6,9 @@ import { RequestPage } from "./pages/request-page";
 
 const PROMPT = "Approve deploying web v1.4 to production?";
 
-test("a production deploy waits for a reviewer, and the user's open chat moves on without a reload", async ({
-  signInAs,
-}) => {
+test("a production deploy waits for a reviewer, and the user's open chat moves on without a reload", {
+  tag: "@phone",
+}, async ({ signInAs }) => {
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
   await chat.startNewChat();
@@ -34,10 +34,13 @@ test("a production deploy waits for a reviewer, and the user's open chat moves o
   await request.form.approve.click();
   await request.form.expectReadOnly("Answered");
   await expect(reviewer.page.getByText(`By ${reviewer.user.name}`)).toBeVisible();
+  // Once answered, nobody must act any more: the page says so nowhere.
+  await expect(reviewer.page.getByRole("main")).not.toContainText("must act");
 
   // The user's tab was never reloaded: the stream carried the answer, the tool result and the reply.
   await expect(card).toContainText("Answered");
   await expect(card).toContainText("By a reviewer");
+  await expect(card).not.toContainText("must act");
   await expect(chat.toolCard("deploy")).toContainText(/Deployed web v1\.4 to production \(deployment DEP-/);
   await expect(chat.toolCard("deploy")).toContainText('Reviewer\'s note: "Ship it"');
   await expect(chat.assistantMessages().last()).toContainText(/Deployed web v1\.4 to production/);

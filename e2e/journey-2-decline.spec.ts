@@ -21,8 +21,10 @@ test("a reviewer declines with a reason, and the model's reply carries it", asyn
   await request.form.declineWith("Change freeze until Monday");
   await request.form.expectReadOnly("Declined");
   await expect(reviewer.page.getByText("Reason: Change freeze until Monday")).toBeVisible();
+  await expect(reviewer.page.getByRole("main")).not.toContainText("must act");
 
   await expect(card).toContainText("Declined");
+  await expect(card).not.toContainText("must act");
   const reply = chat.assistantMessages().last();
   await expect(reply).toContainText("The deploy did not go ahead.");
   await expect(reply).toContainText("Change freeze until Monday");

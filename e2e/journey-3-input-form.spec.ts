@@ -2,9 +2,9 @@ import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { RequestForm } from "./pages/request-form";
 
-test("an input form shows field errors for invalid values, and a valid submit resumes the run", async ({
-  signInAs,
-}) => {
+test("an input form shows field errors for invalid values, and a valid submit resumes the run", {
+  tag: "@phone",
+}, async ({ signInAs }) => {
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
   await chat.startNewChat();

@@ -2,11 +2,9 @@ import { DEMO_PASSWORD } from "@/lib/auth/demo-accounts";
 import { expect, test } from "./fixtures";
 
 test.describe("sign-in", () => {
-  test("a demo user signs in from the page that lists the demo accounts and sees the shell", async ({
-    page,
-    loginPage,
-    shell,
-  }) => {
+  test("a demo user signs in from the page that lists the demo accounts and sees the shell", {
+    tag: "@phone",
+  }, async ({ page, loginPage, shell }) => {
     await loginPage.goto();
     await expect(loginPage.demoAccounts).toContainText("alice@example.com");
     await expect(loginPage.demoAccounts).toContainText(DEMO_PASSWORD);
@@ -14,6 +12,7 @@ test.describe("sign-in", () => {
     await loginPage.signIn("alice@example.com", DEMO_PASSWORD);
     await expect(page).toHaveURL(/\/chat/);
     await shell.expectSignedIn("Alice", "user");
+    await shell.openMenu();
     for (const name of ["Chat", "Inbox", "Settings"] as const) await expect(shell.link(name)).toBeVisible();
     await expect(shell.nav).toContainText("Demo model");
 

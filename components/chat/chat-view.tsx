@@ -11,6 +11,7 @@ import { MessageList } from "./message-list";
 import { StreamResponseError } from "./stream-response-error";
 import type { StartRun } from "./thread-chat-transport";
 import { useReconnectingChat } from "./use-reconnecting-chat";
+import { useScrollToNewRequest } from "./use-scroll-to-new-request";
 
 export type AnswerInChat = (input: {
   requestId: string;
@@ -76,6 +77,8 @@ export function ChatView({
   const [stoppingRunId, setStoppingRunId] = useState<string | null>(null);
   const [stopError, setStopError] = useState<string | null>(null);
   const inputId = useId();
+  const composer = useRef<HTMLFormElement>(null);
+  useScrollToNewRequest(messages, composer);
 
   const submitFor = useCallback(
     (requestId: string): SubmitAnswer =>
@@ -138,7 +141,7 @@ export function ChatView({
           {alertText}
         </p>
       )}
-      <form className="chat-input" onSubmit={onSubmit}>
+      <form ref={composer} className="chat-input" onSubmit={onSubmit}>
         <label htmlFor={inputId} className="visually-hidden">
           Message
         </label>

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { RequestForm } from "@/components/request-form/request-form";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
+import { whoMustAct } from "@/components/request-form/who-acts";
 import type { RequestCardData } from "@/lib/domain/chat-message";
 import { ExpiryCountdown } from "./expiry-countdown";
 import { requestCardView } from "./request-card-view";
@@ -22,11 +23,16 @@ export function PendingCard({ card, viewerId, submit }: PendingCardProps) {
   const view = requestCardView(card, viewerId);
   const { request, audience } = card.view;
   const open = view.status === "open";
+  const acting = whoMustAct(view, "owner");
   return (
-    <article className={`pending-card pending-card-${view.status}`} aria-label={`Request: ${request.kind}`}>
+    <article
+      className={`pending-card pending-card-${view.status}`}
+      aria-label={`Request: ${request.kind}`}
+      data-request-id={card.view.id}
+    >
       <header className="pending-card-header">
         <span className="badge">{request.kind}</span>
-        <span className="muted">{audience === "reviewers" ? "A reviewer must act" : "You must act"}</span>
+        {acting && <span className="muted">{acting}</span>}
         {open && request.expiresAt && <ExpiryCountdown expiresAt={request.expiresAt} />}
       </header>
       <p className="pending-card-prompt">{request.prompt}</p>

@@ -1,17 +1,27 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** The top navigation every signed-in page shows. */
+/** The top navigation every signed-in page shows; on a phone its links and account sit in a menu. */
 export class AppShell {
   readonly nav: Locator;
   readonly user: Locator;
   readonly role: Locator;
   readonly signOutButton: Locator;
+  /** The phone's menu button; wide screens show the menu's contents inline and no button. */
+  readonly menu: Locator;
 
   constructor(readonly page: Page) {
     this.nav = page.getByRole("navigation", { name: "Main" });
     this.user = this.nav.getByTestId("signed-in-user");
     this.role = this.nav.getByTestId("role-badge");
     this.signOutButton = this.nav.getByRole("button", { name: "Sign out" });
+    this.menu = this.nav.getByRole("button", { name: "Menu" });
+  }
+
+  /** Opens the phone's menu so its links can be used; does nothing where there is no menu button. */
+  async openMenu(): Promise<void> {
+    if (!(await this.menu.isVisible())) return;
+    if ((await this.menu.getAttribute("aria-expanded")) !== "true") await this.menu.click();
+    await expect(this.menu).toHaveAttribute("aria-expanded", "true");
   }
 
   link(name: "Chat" | "Inbox" | "Settings" | "Admin"): Locator {
@@ -24,6 +34,7 @@ export class AppShell {
   }
 
   async signOut(): Promise<void> {
+    await this.openMenu();
     await this.signOutButton.click();
     await expect(this.page).toHaveURL(/\/login/);
   }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
 import { getAppServices } from "@/app/_lib/app-services";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
+import { whoMustAct } from "@/components/request-form/who-acts";
 import { requirePageUser } from "@/lib/auth/guards";
 import { getUserById } from "@/lib/db/users";
 import { isAppError } from "@/lib/errors";
@@ -26,12 +27,13 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
   const view = toRequestView(stored, answerer ? (answerer.name ?? answerer.email ?? undefined) : undefined);
   const canAnswer = engine.mayAnswer({ actor: user, request: stored });
   const { request } = stored;
+  const acting = whoMustAct(view, "anyone");
 
   return (
     <article className="card stack" aria-labelledby="request-title">
       <p className="muted">
-        <span className="badge">{request.kind}</span> from the <code>{stored.toolName}</code> tool ·{" "}
-        {stored.audience === "reviewers" ? "a reviewer must act" : "the chat's owner must act"}
+        <span className="badge">{request.kind}</span> from the <code>{stored.toolName}</code> tool
+        {acting && <> · {acting.toLowerCase()}</>}
         {stored.status === "open" && request.expiresAt && (
           <>
             {" "}
