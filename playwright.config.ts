@@ -33,6 +33,8 @@ const serverEnv: Record<string, string> = {
   TOOLNEXUS_DEMO_DELTA_MS: "100",
   TOOLNEXUS_APP_URL: baseURL,
   OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
+  // The webhook journeys' receivers listen on this machine (ADR 0036).
+  TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE: "1",
 };
 
 export default defineConfig({

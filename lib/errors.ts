@@ -21,6 +21,12 @@ export const appErrorCatalog = {
     status: 409,
     message: "A server with this name already exists. Choose another name.",
   },
+  "not_found:webhook": { status: 404, message: "This webhook endpoint does not exist (any more)." },
+  "not_found:webhook_delivery": { status: 404, message: "This webhook delivery does not exist (any more)." },
+  "conflict:webhook_delivery_pending": {
+    status: 409,
+    message: "This delivery is already waiting to be sent; it cannot be replayed until it is sent or fails.",
+  },
   "not_found:tool": { status: 404, message: "The agent has no tool of this name." },
   "not_found:allowance": { status: 404, message: "This tool is not allowed in this chat (any more)." },
   "conflict:answer": { status: 409, message: "This request has already been answered." },

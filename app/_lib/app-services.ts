@@ -12,6 +12,9 @@ import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { handOverOnTerminate } from "@/lib/engine/hand-over-on-terminate";
 import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
+import { privateAddressesAllowed } from "@/lib/notify/webhook-address";
+import { openWebhookSecret } from "@/lib/notify/webhook-secret";
+import { createWebhookWorker } from "@/lib/notify/webhook-worker";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
@@ -51,12 +54,22 @@ async function build(): Promise<AppServices> {
       createAgentToolkit({ userId, runId, threadId, db, mcpTools: await mcp.tools() }),
   });
   await engine.start();
+  // The webhook outbox is sent by every instance, each claiming deliveries one by one (ADR 0036).
+  const webhooks = createWebhookWorker({
+    db,
+    instanceId,
+    allowPrivate: privateAddressesAllowed(),
+    openSecret: (endpointId, sealed) => openWebhookSecret(endpointId, sealed, getOAuthRuntime().keys),
+  });
+  webhooks.start();
   // Servers connect while the app starts (a stdio server's process can take seconds), so the
   // first run finds their tools instead of waiting; problems are statuses, never thrown.
   void mcp.status().catch((error: unknown) => console.error("[mcp] the servers could not be read", error));
   // On SIGTERM (or Ctrl+C) the runs this process drives go to a peer at once, before Next's own
   // shutdown lets the process exit.
-  handOverOnTerminate(() => engine.stop());
+  handOverOnTerminate(async () => {
+    await Promise.all([engine.stop(), webhooks.stop()]);
+  });
   return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }
 

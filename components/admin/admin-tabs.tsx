@@ -4,6 +4,7 @@ const TABS = [
   { href: "/admin/users", label: "Users" },
   { href: "/admin/runs", label: "Runs" },
   { href: "/admin/tools", label: "Tools" },
+  { href: "/admin/webhooks", label: "Webhooks" },
 ] as const;
 
 /** The admin section's own navigation, under its page title. */

@@ -15,7 +15,12 @@ export type AuditAction =
   | "mcp_server.removed"
   | "tool.policy_changed"
   | "thread.tool_allowed"
-  | "thread.tool_allowance_revoked";
+  | "thread.tool_allowance_revoked"
+  | "webhook.added"
+  | "webhook.disabled"
+  | "webhook.enabled"
+  | "webhook.removed"
+  | "webhook.delivery_replayed";
 
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({
@@ -29,7 +34,7 @@ export async function recordAuditEntry({
   tx: DbTx;
   actorId: string | null;
   action: AuditAction;
-  targetType: "request" | "run" | "user" | "mcp_server" | "tool" | "thread";
+  targetType: "request" | "run" | "user" | "mcp_server" | "tool" | "thread" | "webhook" | "webhook_delivery";
   targetId: string;
   detail?: Record<string, unknown>;
 }): Promise<void> {

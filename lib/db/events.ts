@@ -4,6 +4,7 @@ import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
 import { engineTransaction } from "./transaction-options";
+import { enqueueWebhooksForEvents } from "./webhook-outbox";
 
 interface EventRow {
   threadId: string;
@@ -74,7 +75,11 @@ async function insertEvents({
     createdAt,
   }));
   await tx.event.createMany({ data: rows });
-  return rows.map((row) => toThreadEvent({ ...row, payload: row.payload }));
+  const events = rows.map((row) => toThreadEvent({ ...row, payload: row.payload }));
+  // Every event reaches the log through here, so the webhook outbox is written in the very
+  // transaction that stores the event, however the callers' transactions are arranged.
+  await enqueueWebhooksForEvents({ tx, events });
+  return events;
 }
 
 /** Appends events to a thread's log inside the caller's transaction (see `takeEventSeqs`). */

@@ -1,0 +1,20 @@
+"use server";
+
+import { serveAction } from "@/app/_lib/serve-action";
+import {
+  addWebhookEndpoint,
+  removeWebhookEndpoint,
+  replayWebhookDelivery,
+  setWebhookEndpointDisabled,
+} from "../_lib/manage-webhooks";
+import { webhookDeps } from "./webhook-deps";
+
+/** Registers an endpoint; the answer carries its signing secret, the only time it is shown. */
+export const addWebhookEndpointAction = serveAction(addWebhookEndpoint, webhookDeps);
+
+export const setWebhookEndpointDisabledAction = serveAction(setWebhookEndpointDisabled);
+
+export const removeWebhookEndpointAction = serveAction(removeWebhookEndpoint);
+
+/** Queues a delivered or failed delivery again, under the same message id. */
+export const replayWebhookDeliveryAction = serveAction(replayWebhookDelivery);

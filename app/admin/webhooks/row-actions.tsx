@@ -1,0 +1,90 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import {
+  removeWebhookEndpointAction,
+  replayWebhookDeliveryAction,
+  setWebhookEndpointDisabledAction,
+} from "./actions";
+
+type Result = { ok: true } | { ok: false; error: { message: string } };
+
+function useAct() {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const act = async (work: () => Promise<Result>) => {
+    setBusy(true);
+    setFailure(null);
+    const result = await work().catch(() => ({
+      ok: false as const,
+      error: { message: "Please try again." },
+    }));
+    setBusy(false);
+    if (!result.ok) setFailure(result.error.message);
+    router.refresh();
+  };
+  return { busy, failure, act };
+}
+
+function Failure({ text }: { text: string | null }) {
+  return text ? (
+    <p role="alert" className="field-error">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** Disable / enable and remove for one endpoint. */
+export function EndpointActions({ endpoint }: { endpoint: { id: string; url: string; disabled: boolean } }) {
+  const { busy, failure, act } = useAct();
+  return (
+    <div className="admin-cell-actions">
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        aria-label={`${endpoint.disabled ? "Enable" : "Disable"} ${endpoint.url}`}
+        onClick={() =>
+          void act(() => setWebhookEndpointDisabledAction({ id: endpoint.id, disabled: !endpoint.disabled }))
+        }
+      >
+        {endpoint.disabled ? "Enable" : "Disable"}
+      </button>
+      <button
+        type="button"
+        className="button button-danger"
+        disabled={busy}
+        aria-label={`Remove ${endpoint.url}`}
+        onClick={() => {
+          if (window.confirm(`Remove the endpoint ${endpoint.url}? Its deliveries go with it.`)) {
+            void act(() => removeWebhookEndpointAction({ id: endpoint.id }));
+          }
+        }}
+      >
+        Remove
+      </button>
+      <Failure text={failure} />
+    </div>
+  );
+}
+
+/** Sends a delivered or failed delivery again. */
+export function ReplayButton({ deliveryId, label }: { deliveryId: string; label: string }) {
+  const { busy, failure, act } = useAct();
+  return (
+    <div className="admin-cell-actions">
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        aria-label={label}
+        onClick={() => void act(() => replayWebhookDeliveryAction({ id: deliveryId }))}
+      >
+        Replay
+      </button>
+      <Failure text={failure} />
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+// An app instance for the webhook crash test, run as its own process (see the test). With
+// DATABASE_URL, LEASE_MS and POLL_MS it runs the webhook worker, and on a line `announce
+// <threadId>` on stdin it commits a `pending` event (and so its outbox entry). It says `ready`,
+// then `committed` after each commit, so the parent can SIGKILL it between a commit and the
+// delivery, or while an attempt waits for its response.
+import { createInterface } from "node:readline";
+import { createDb } from "@/lib/db/client";
+import { openWebhookSecret } from "../webhook-secret";
+import { createWebhookWorker } from "../webhook-worker";
+import { appendPending, requestView, testKeys } from "./announce";
+
+const db = createDb({ url: process.env.DATABASE_URL! });
+const worker = createWebhookWorker({
+  db,
+  instanceId: `child-${process.pid}`,
+  allowPrivate: true,
+  retry: { firstMs: 0, maxMs: 0, jitter: [1, 1] },
+  leaseMs: Number(process.env.LEASE_MS),
+  pollMs: Number(process.env.POLL_MS),
+  openSecret: (id, sealed) => openWebhookSecret(id, sealed, testKeys),
+});
+worker.start();
+process.stdout.write("ready\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  const [command, threadId] = line.split(" ");
+  if (command === "announce" && threadId) {
+    await appendPending(db, threadId, [requestView()]);
+    process.stdout.write("committed\n");
+  }
+}

@@ -1,0 +1,159 @@
+import { type BackoffPolicy, backoffDelayMs } from "toolnexus/backoff";
+import type { DbClient } from "@/lib/db/db-types";
+import {
+  claimWebhookDeliveryById,
+  listDueWebhookDeliveryIds,
+  recordWebhookAttemptById,
+} from "@/lib/db/webhook-deliveries";
+import { logger } from "@/lib/log/logger";
+import { type PostOutcome, postWebhook } from "./post-webhook";
+import { signWebhook } from "./webhook-signature";
+
+export interface WebhookWorkerOptions {
+  db: DbClient;
+  /** This process, as leases name it. */
+  instanceId: string;
+  /** The endpoint's signing secret, from its sealed form. */
+  openSecret: (endpointId: string, sealed: string) => string;
+  allowPrivate: boolean;
+  /** Waits between failed attempts (ADR 0036). */
+  retry?: BackoffPolicy;
+  /** Attempts before a delivery is given up as failed (an admin can still replay it). */
+  maxAttempts?: number;
+  pollMs?: number;
+  leaseMs?: number;
+  timeoutMs?: number;
+  /** How many attempts run at once in this process. */
+  batch?: number;
+}
+
+export const DEFAULT_WEBHOOK_RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 3_600_000, jitter: [0.8, 1.2] };
+
+export interface WebhookWorker {
+  /** One pass: claims what is due now and attempts it; returns how many attempts were made. */
+  tick(): Promise<number>;
+  start(): void;
+  /** Stops polling and waits for the attempts in flight. */
+  stop(): Promise<void>;
+}
+
+function failureText(outcome: PostOutcome): string {
+  return outcome.statusCode === null ? outcome.error : `HTTP ${outcome.statusCode}`;
+}
+
+/**
+ * Sends the webhook outbox. Any number of app processes run one each: every attempt starts with
+ * an atomic claim (lib/db/webhook-deliveries.ts), so each delivery is attempted by one process at
+ * a time, and one whose process died is picked up again when its lease runs out. That is
+ * at-least-once: an attempt whose response was lost is sent again under the same webhook-id,
+ * which is how Standard Webhooks receivers recognise a repeat.
+ */
+export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const {
+    db,
+    instanceId,
+    openSecret,
+    allowPrivate,
+    retry = DEFAULT_WEBHOOK_RETRY,
+    maxAttempts = 10,
+    pollMs = 1_000,
+    leaseMs = 60_000,
+    timeoutMs = 10_000,
+    batch = 4,
+  } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = true;
+
+  const attempt = async (id: string): Promise<boolean> => {
+    const claimed = await claimWebhookDeliveryById({ db, id, owner: instanceId, now: new Date(), leaseMs });
+    if (!claimed) return false;
+    let outcome: PostOutcome;
+    try {
+      const secret = openSecret(claimed.endpoint.id, claimed.endpoint.secretEnc);
+      const timestamp = Math.floor(Date.now() / 1000);
+      outcome = await postWebhook({
+        url: claimed.endpoint.url,
+        body: claimed.body,
+        allowPrivate,
+        timeoutMs,
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "toolnexus-webhooks",
+          "webhook-id": claimed.messageId,
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": signWebhook({ secret, id: claimed.messageId, timestamp, body: claimed.body }),
+        },
+      });
+    } catch (error) {
+      outcome = { statusCode: null, error: error instanceof Error ? error.message : "the attempt failed" };
+    }
+    const now = new Date();
+    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    await recordWebhookAttemptById({
+      db,
+      id,
+      owner: instanceId,
+      attempts: claimed.attempts,
+      now,
+      outcome: ok
+        ? { status: "delivered", statusCode: outcome.statusCode! }
+        : claimed.attempts >= maxAttempts
+          ? { status: "failed", statusCode: outcome.statusCode, error: failureText(outcome) }
+          : {
+              status: "retry",
+              statusCode: outcome.statusCode,
+              error: failureText(outcome),
+              retryAt: new Date(now.getTime() + backoffDelayMs(retry, claimed.attempts - 1)),
+            },
+    });
+    if (!ok) {
+      logger.warn(
+        {
+          deliveryId: id,
+          webhookId: claimed.messageId,
+          attempts: claimed.attempts,
+          status: outcome.statusCode,
+        },
+        "webhook attempt failed",
+      );
+    }
+    return true;
+  };
+
+  const tick = async (): Promise<number> => {
+    const due = await listDueWebhookDeliveryIds({ db, now: new Date(), limit: batch * 4 });
+    let made = 0;
+    for (let i = 0; i < due.length; i += batch) {
+      const results = await Promise.all(due.slice(i, i + batch).map(attempt));
+      made += results.filter(Boolean).length;
+    }
+    return made;
+  };
+
+  const loop = () => {
+    if (stopped) return;
+    running = tick().catch((error: unknown) => {
+      logger.error({ err: error }, "webhook delivery pass failed");
+      return 0;
+    });
+    void running.then((made) => {
+      // A full pass may have left more due: go again at once rather than after a poll.
+      if (!stopped) timer = setTimeout(loop, made > 0 ? 0 : pollMs);
+    });
+  };
+
+  return {
+    tick,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      loop();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
