@@ -4,6 +4,12 @@
 
 export const appErrorCatalog = {
   "unauthorized:session": { status: 401, message: "Please sign in to continue." },
+  "unauthorized:token": {
+    status: 401,
+    message:
+      "Send a valid API token as `Authorization: Bearer <token>` (it may have been revoked or have expired).",
+  },
+  "forbidden:scope": { status: 403, message: "This API token does not have the scope this call needs." },
   "forbidden:request": { status: 403, message: "You are not allowed to answer this request." },
   "forbidden:run": { status: 403, message: "You are not allowed to act on this run." },
   "forbidden:thread": { status: 403, message: "You are not allowed to open this chat." },
@@ -16,6 +22,8 @@ export const appErrorCatalog = {
   "not_found:run": { status: 404, message: "This run does not exist." },
   "not_found:thread": { status: 404, message: "This chat does not exist." },
   "not_found:user": { status: 404, message: "This user does not exist." },
+  "not_found:token": { status: 404, message: "This API token does not exist." },
+  "not_found:route": { status: 404, message: "There is no such API call." },
   "not_found:mcp_server": { status: 404, message: "This MCP server does not exist (any more)." },
   "conflict:mcp_server_name": {
     status: 409,
@@ -49,6 +57,15 @@ export const appErrorCatalog = {
   "conflict:policy_changed": {
     status: 409,
     message: "This tool's policy was changed meanwhile. Reload the page and try again.",
+  },
+  "conflict:token_revoked": { status: 409, message: "This API token has already been revoked." },
+  "invalid:idempotency_key": {
+    status: 422,
+    message: "This Idempotency-Key was already used for a request with a different body.",
+  },
+  "rate_limited:token": {
+    status: 429,
+    message: "Too many calls with this API token. Slow down and try again.",
   },
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },

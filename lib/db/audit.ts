@@ -3,6 +3,7 @@ import type { DbTx } from "./db-types";
 import { toJson } from "./json";
 
 export type AuditAction =
+  | "request.created"
   | "request.answered"
   | "request.expired"
   | "request.cancelled"
@@ -20,7 +21,9 @@ export type AuditAction =
   | "webhook.disabled"
   | "webhook.enabled"
   | "webhook.removed"
-  | "webhook.delivery_replayed";
+  | "webhook.delivery_replayed"
+  | "api_token.created"
+  | "api_token.revoked";
 
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({
@@ -34,7 +37,16 @@ export async function recordAuditEntry({
   tx: DbTx;
   actorId: string | null;
   action: AuditAction;
-  targetType: "request" | "run" | "user" | "mcp_server" | "tool" | "thread" | "webhook" | "webhook_delivery";
+  targetType:
+    | "request"
+    | "run"
+    | "user"
+    | "mcp_server"
+    | "tool"
+    | "thread"
+    | "webhook"
+    | "webhook_delivery"
+    | "api_token";
   targetId: string;
   detail?: Record<string, unknown>;
 }): Promise<void> {

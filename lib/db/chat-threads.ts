@@ -35,7 +35,8 @@ export async function createThread({
 }
 
 export async function getThreadById({ db, threadId }: { db: DbClient; threadId: string }) {
-  const row = await db.thread.findUnique({ where: { id: threadId }, select: THREAD_FIELDS });
+  // A request made through the HTTP API has a thread of its own (ADR 0034); it is no chat.
+  const row = await db.thread.findUnique({ where: { id: threadId, kind: "chat" }, select: THREAD_FIELDS });
   return row ? toSummary(row) : null;
 }
 
@@ -50,7 +51,7 @@ export async function listThreadsByOwner({
   limit?: number;
 }): Promise<ThreadSummary[]> {
   const rows = await db.thread.findMany({
-    where: { userId },
+    where: { userId, kind: "chat" },
     orderBy: { updatedAt: "desc" },
     take: limit,
     select: THREAD_FIELDS,

@@ -28,13 +28,16 @@ export async function claimRequest({
 }: {
   db: DbClient;
   id: string;
-  /** The request's run and thread when the caller has read them already (they never change). */
-  runId?: string;
+  /**
+   * The request's run and thread when the caller has read them already (they never change); a
+   * null run is a request made through the HTTP API, which no run counts or waits on.
+   */
+  runId?: string | null;
   threadId?: string;
   resolution: Resolution;
 }): Promise<
   | { claimed: false }
-  | { claimed: true; runId: string; events: ThreadEvent[]; resolvedAt: Date; answeredAt: Date }
+  | { claimed: true; runId: string | null; events: ThreadEvent[]; resolvedAt: Date; answeredAt: Date }
 > {
   try {
     return await db.$transaction(async (tx) => {
@@ -45,7 +48,8 @@ export async function claimRequest({
           : await tx.request.findUnique({ where: { id }, select: { runId: true, threadId: true } });
       if (
         !owner ||
-        !(await takeOneOffRun({ tx, runId: owner.runId, answered: resolution.status === "answered" }))
+        (owner.runId !== null &&
+          !(await takeOneOffRun({ tx, runId: owner.runId, answered: resolution.status === "answered" })))
       ) {
         return { claimed: false as const };
       }
@@ -110,7 +114,7 @@ async function recordResolution({
   tx: DbTx;
   id: string;
   threadId: string;
-  runId: string;
+  runId: string | null;
   answer: Omit<Answer, "id">;
   resolution: Resolution;
 }): Promise<{ events: ThreadEvent[]; answeredAt: Date }> {

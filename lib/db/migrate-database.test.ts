@@ -109,7 +109,7 @@ describe.each(["sqlite", "postgres"] as const)("migrateDatabase and the client o
     expect(loaded.args).toEqual({ service: "api" });
     expect(loaded.status).toBe("open");
     expect(loaded.answer).toBeNull();
-    expect(loaded.run.thread.title).toBe("first");
+    expect(loaded.run?.thread.title).toBe("first");
     expect(loaded.createdAt).toBeInstanceOf(Date);
 
     await expect(

@@ -21,7 +21,7 @@ export interface StoredRequest extends ParkedRequestView {
 
 interface RequestRow {
   id: string;
-  runId: string;
+  runId: string | null;
   threadId: string;
   ownerId: string;
   toolCallId: string;
@@ -67,7 +67,7 @@ function toBareRequest(row: RequestRow): BareRequest {
   };
 }
 
-function toStoredRequest(row: RequestRow): StoredRequest {
+export function toStoredRequest(row: RequestRow): StoredRequest {
   const { answer } = row;
   return {
     ...toBareRequest(row),
@@ -134,7 +134,7 @@ export async function listDueRequests({
   db: DbClient;
   now: Date;
   limit?: number;
-}): Promise<{ id: string; runId: string; threadId: string }[]> {
+}): Promise<{ id: string; runId: string | null; threadId: string }[]> {
   return db.request.findMany({
     where: { status: "open", expiresAt: { lte: now } },
     orderBy: { expiresAt: "asc" },

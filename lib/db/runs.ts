@@ -182,5 +182,5 @@ export async function saveRunCheckpoint({
 }
 
 export async function getThreadOwnerById({ db, threadId }: { db: DbClient; threadId: string }) {
-  return db.thread.findUnique({ where: { id: threadId }, select: { userId: true } });
+  return db.thread.findUnique({ where: { id: threadId }, select: { userId: true, kind: true } });
 }

@@ -41,7 +41,7 @@ export async function listThreadsWithStatusByOwner({
       select: { threadId: true },
     }),
     db.request.findMany({
-      where: { ownerId: userId, status: "open" },
+      where: { ownerId: userId, status: "open", origin: "run" },
       select: { threadId: true, audience: true },
     }),
   ]);

@@ -14,7 +14,8 @@ export interface ParkedRequestView {
   id: string;
   /** The suspension contract's Request, exactly as the tool produced it. */
   request: Request;
-  runId: string;
+  /** Null for a request made through the HTTP API, which no run waits on (ADR 0034). */
+  runId: string | null;
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;

@@ -75,7 +75,7 @@ export async function answerRequest(
   // the notification to other processes. The answer just stored goes with it, so the resumed
   // run need not read it back.
   const published = publishAll(deps.bus, claim.events);
-  deps.resumeWhenReady(request.runId, answer);
+  if (request.runId !== null) deps.resumeWhenReady(request.runId, answer);
   await published;
   const { id: _id, ...stored } = answer;
   return {

@@ -14,6 +14,12 @@ import { publishAll } from "./event-writer";
 import { readRequest } from "./read-request";
 import { createRunLauncher, leaseUntil } from "./run-launcher";
 import { createRunTimers } from "./run-timers";
+import {
+  cancelStandaloneRequest,
+  createStandaloneRequest,
+  readStandaloneRequest,
+  waitForStandaloneRequest,
+} from "./standalone-requests";
 import { subscribeThread } from "./subscribe-thread";
 import { inSpan } from "./tracing";
 
@@ -72,7 +78,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (!parsed.success) throw new AppError("bad_request:input");
       const { threadId, userId, message } = parsed.data;
       const thread = await getThreadOwnerById({ db, threadId });
-      if (!thread) throw new AppError("not_found:thread");
+      if (thread?.kind !== "chat") throw new AppError("not_found:thread");
       if (thread.userId !== userId) throw new AppError("forbidden:thread");
       const model = options.createClient().model;
       const created = await createRun({
@@ -130,6 +136,11 @@ export function createEngine(options: EngineOptions): Engine {
       // that instance next writes: it aborts the segment, and with it ctx.signal, on hearing this.
       await bus.signal({ type: "run_cancelled", runId });
     },
+
+    createRequest: (input) => createStandaloneRequest(answerDeps, input),
+    readOwnRequest: (input) => readStandaloneRequest(answerDeps, input),
+    waitForRequest: (input) => waitForStandaloneRequest(answerDeps, input),
+    cancelRequest: (input) => cancelStandaloneRequest(answerDeps, input),
 
     expireDueRequests: timers.expireDueRequests,
 

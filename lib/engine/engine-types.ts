@@ -1,8 +1,8 @@
 import type { DbClient } from "@/lib/db/db-types";
 import type { BareRequest, StoredRequest } from "@/lib/db/requests";
-import type { ThreadEvent } from "@/lib/domain/events";
+import type { Audience, ThreadEvent } from "@/lib/domain/events";
 import type { Actor } from "@/lib/domain/roles";
-import type { Client, ToolkitLike } from "@/lib/toolnexus/types";
+import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { EventBus } from "./event-bus";
 
@@ -70,12 +70,38 @@ export interface AnswerInput {
   via?: "person" | "oauth_callback";
 }
 
+/** A request made through the HTTP API, with no run behind it (ADR 0034). */
+export interface NewStandaloneRequest {
+  /** The token's owner: the request is theirs, and "owner" requests are theirs to answer. */
+  owner: Actor;
+  apiTokenId: string;
+  request: Omit<Request, "id">;
+  /** Who must answer; by default the same policy as a tool's request of that kind. */
+  audience?: Audience;
+  idempotencyKey: string | null;
+  /** SHA-256 of the create's normalised body: a key used again must come with the same one. */
+  createHash: string;
+}
+
 export interface Engine {
   /** Resolves once the run and the user's message are stored; the loop goes on in the background. */
   startRun(input: { threadId: string; userId: string; message: string }): Promise<{ runId: string }>;
   /** The one way to answer a request: exists, may answer, still open, in time, fits its schema, claimed. */
   answerRequest(input: AnswerInput): Promise<{ request: StoredRequest }>;
   cancelRun(input: { runId: string; actor: Actor }): Promise<void>;
+  /** Makes a request with no run, or returns the one its Idempotency-Key already made. */
+  createRequest(input: NewStandaloneRequest): Promise<{ request: StoredRequest; replayed: boolean }>;
+  /** One of the owner's API requests, expired first if its time is up. */
+  readOwnRequest(input: { requestId: string; ownerId: string }): Promise<StoredRequest>;
+  /** The same once it has left "open", or once `timeoutMs` has passed. */
+  waitForRequest(input: {
+    requestId: string;
+    ownerId: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<StoredRequest>;
+  /** The owner withdraws one of their open API requests. */
+  cancelRequest(input: { requestId: string; ownerId: string }): Promise<StoredRequest>;
   /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
   expireDueRequests(): Promise<number>;
   /** A request as `actor` may see it, expired first if its time is up. */

@@ -24,7 +24,7 @@ export function isDue(request: BareRequest, now = Date.now()): boolean {
 /** The system's answer to a request whose time is up; false when something else resolved it first. */
 export async function expireRequest(
   deps: ExpiryDeps,
-  request: { id: string; runId: string; threadId: string },
+  request: { id: string; runId: string | null; threadId: string },
 ): Promise<boolean> {
   const { id, runId, threadId } = request;
   const claim = await claimRequest({
@@ -36,7 +36,8 @@ export async function expireRequest(
   });
   if (!claim.claimed) return false;
   const published = publishAll(deps.bus, claim.events);
-  deps.resumeWhenReady(runId);
+  // A request made through the HTTP API has no run to continue: its client reads the expiry back.
+  if (runId !== null) deps.resumeWhenReady(runId);
   await published;
   return true;
 }

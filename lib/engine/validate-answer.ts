@@ -100,3 +100,24 @@ export function validateAnswer({
     ? { id: request.id, ok: true }
     : { id: request.id, ok: true, data: submitted.data };
 }
+
+/**
+ * Refuses a `data.schema` nobody could answer: one ajv cannot compile. Requests made through
+ * the HTTP API are checked when they are made, so the person answering never meets the error.
+ */
+export function checkAnswerSchema(data: Record<string, unknown> | undefined): void {
+  const schema = data?.schema;
+  if (schema === undefined) return;
+  const issue = (message: string) =>
+    new AppError("bad_request:input", {
+      message: `data.schema is not a usable JSON Schema: ${message}`,
+      issues: [{ path: "/data/schema", message }],
+    });
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    throw issue("must be an object");
+  try {
+    validatorFor(schema as Record<string, unknown>);
+  } catch (error) {
+    throw issue((error as Error).message);
+  }
+}

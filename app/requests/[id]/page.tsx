@@ -27,12 +27,24 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
   const view = toRequestView(stored, answerer ? (answerer.name ?? answerer.email ?? undefined) : undefined);
   const canAnswer = engine.mayAnswer({ actor: user, request: stored });
   const { request } = stored;
-  const acting = whoMustAct(view, "anyone");
+  // A request made through the HTTP API has no run and no chat to go back to (ADR 0034).
+  const fromApi = stored.runId === null;
+  const acting =
+    fromApi && view.status === "open" && view.audience === "owner"
+      ? "Its owner must act"
+      : whoMustAct(view, "anyone");
 
   return (
     <article className="card stack" aria-labelledby="request-title">
       <p className="muted">
-        <span className="badge">{request.kind}</span> from the <code>{stored.toolName}</code> tool
+        <span className="badge">{request.kind}</span>{" "}
+        {fromApi ? (
+          "made through the API"
+        ) : (
+          <>
+            from the <code>{stored.toolName}</code> tool
+          </>
+        )}
         {acting && <> · {acting.toLowerCase()}</>}
         {stored.status === "open" && request.expiresAt && (
           <>
@@ -44,13 +56,15 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
       <h1 id="request-title" className="page-title">
         {request.prompt}
       </h1>
-      <details>
-        <summary>Tool arguments</summary>
-        <pre className="tn-json">{JSON.stringify(stored.args, null, 2)}</pre>
-      </details>
+      {!fromApi && (
+        <details>
+          <summary>Tool arguments</summary>
+          <pre className="tn-json">{JSON.stringify(stored.args, null, 2)}</pre>
+        </details>
+      )}
       <RequestAnswer requestId={stored.id} view={view} canAnswer={canAnswer} />
       <p>
-        {stored.ownerId === user.id ? (
+        {stored.ownerId === user.id && !fromApi ? (
           <Link href={`/chat/${stored.threadId}`}>Back to the chat</Link>
         ) : (
           <Link href="/inbox">Back to the inbox</Link>

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import {
+  apiRequestSchema,
+  createRequestBody,
+  errorSchema,
+  idempotencyKeySchema,
+  listRequestsQuery,
+  readRequestQuery,
+  requestIdParams,
+  requestListSchema,
+} from "./api-schemas";
+import type { ApiRouteSpec } from "./define-api-route";
+
+// Every call of /api/v1, as the routes serve it and the OpenAPI document describes it. A route
+// file takes its spec from here, so a call cannot exist without being in the document.
+
+const refusals = {
+  400: { description: "The call is not valid; `issues` names each field.", schema: errorSchema },
+  401: { description: "No token, or one that is unknown, revoked or expired.", schema: errorSchema },
+  403: { description: "The token lacks the scope this call needs.", schema: errorSchema },
+  429: {
+    description: "Too many calls with this token; wait for Retry-After seconds.",
+    schema: errorSchema,
+    headers: { "Retry-After": "Seconds to wait before calling again." },
+  },
+} as const;
+
+export const createRequestRoute = {
+  method: "POST",
+  path: "/api/v1/requests",
+  operationId: "createRequest",
+  summary: "Ask a person: make a request that the inbox shows and someone answers.",
+  scope: "requests:write",
+  body: createRequestBody,
+  headers: [
+    {
+      name: "Idempotency-Key",
+      schema: idempotencyKeySchema,
+      description: "Send one with every create: a retry with the same key returns the same request.",
+    },
+  ],
+  responses: {
+    201: { description: "Made.", schema: apiRequestSchema },
+    200: {
+      description: "An earlier create with this Idempotency-Key made it (Idempotent-Replayed: true).",
+      schema: apiRequestSchema,
+    },
+    ...refusals,
+    422: { description: "The Idempotency-Key was used with another body.", schema: errorSchema },
+  },
+} satisfies ApiRouteSpec;
+
+export const listRequestsRoute = {
+  method: "GET",
+  path: "/api/v1/requests",
+  operationId: "listRequests",
+  summary: "The requests this token's owner made through the API, newest first.",
+  scope: "requests:read",
+  query: listRequestsQuery,
+  responses: { 200: { description: "One page.", schema: requestListSchema }, ...refusals },
+} satisfies ApiRouteSpec;
+
+export const readRequestRoute = {
+  method: "GET",
+  path: "/api/v1/requests/{id}",
+  operationId: "readRequest",
+  summary: "One request and, once answered, its answer; with `wait`, after it is answered or the wait ends.",
+  scope: "requests:read",
+  params: requestIdParams,
+  query: readRequestQuery,
+  responses: {
+    200: { description: "The request as it stands.", schema: apiRequestSchema },
+    ...refusals,
+    404: { description: "No such request of this token's owner.", schema: errorSchema },
+  },
+} satisfies ApiRouteSpec;
+
+export const cancelRequestRoute = {
+  method: "POST",
+  path: "/api/v1/requests/{id}/cancel",
+  operationId: "cancelRequest",
+  summary: "Withdraw an open request: it is answered { ok: false, reason: cancelled }.",
+  scope: "requests:write",
+  params: requestIdParams,
+  responses: {
+    200: { description: "Cancelled.", schema: apiRequestSchema },
+    ...refusals,
+    404: { description: "No such request of this token's owner.", schema: errorSchema },
+    409: { description: "Already answered or cancelled.", schema: errorSchema },
+    410: { description: "Already expired.", schema: errorSchema },
+  },
+} satisfies ApiRouteSpec;
+
+export const openApiRoute = {
+  method: "GET",
+  path: "/api/v1/openapi.json",
+  operationId: "openApiDocument",
+  summary: "This document.",
+  scope: null,
+  responses: { 200: { description: "The OpenAPI 3.1 document.", schema: z.record(z.string(), z.unknown()) } },
+} satisfies ApiRouteSpec;
+
+export const apiRoutes: ApiRouteSpec[] = [
+  createRequestRoute,
+  listRequestsRoute,
+  readRequestRoute,
+  cancelRequestRoute,
+  openApiRoute,
+];

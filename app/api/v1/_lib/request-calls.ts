@@ -1,0 +1,112 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+import { listApiRequestsByOwner } from "@/lib/db/api-requests";
+import { AppError } from "@/lib/errors";
+import type {
+  cancelRequestRoute,
+  createRequestRoute,
+  listRequestsRoute,
+  readRequestRoute,
+} from "./api-routes";
+import { idempotencyKeySchema } from "./api-schemas";
+import type { ApiCall, ApiReply, ApiRouteSpec, ApiServices } from "./define-api-route";
+import { toApiRequest } from "./to-api-request";
+
+// What each /api/v1/requests call does once its token, scope, rate and input have passed.
+
+type CallOf<Spec> =
+  Spec extends ApiRouteSpec<infer P, infer Q, infer B> ? ApiCall<z.infer<P>, z.infer<Q>, z.infer<B>> : never;
+
+/** The same JSON text for the same body however its keys were ordered. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function idempotencyKeyOf(request: Request): string | null {
+  const header = request.headers.get("idempotency-key");
+  if (header === null) return null;
+  const parsed = idempotencyKeySchema.safeParse(header);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? "is not valid";
+  throw new AppError("bad_request:input", {
+    message: `The request is not valid: the Idempotency-Key header ${message}.`,
+    issues: [{ path: "/headers/Idempotency-Key", message }],
+  });
+}
+
+function callerOf(call: { caller: ApiCall<unknown, unknown, unknown>["caller"] }) {
+  if (!call.caller) throw new AppError("unauthorized:token");
+  return call.caller;
+}
+
+export async function createRequestCall(
+  call: CallOf<typeof createRequestRoute>,
+  { engine }: ApiServices,
+): Promise<ApiReply> {
+  const caller = callerOf(call);
+  const { audience, ...request } = call.body;
+  const idempotencyKey = idempotencyKeyOf(call.request);
+  const created = await engine.createRequest({
+    owner: caller.actor,
+    apiTokenId: caller.tokenId,
+    request,
+    ...(audience ? { audience } : {}),
+    idempotencyKey,
+    createHash: createHash("sha256").update(canonicalJson(call.body)).digest("hex"),
+  });
+  const location = `/api/v1/requests/${encodeURIComponent(created.request.id)}`;
+  return created.replayed
+    ? {
+        status: 200,
+        body: toApiRequest(created.request),
+        headers: { "Idempotent-Replayed": "true", Location: location },
+      }
+    : { status: 201, body: toApiRequest(created.request), headers: { Location: location } };
+}
+
+export async function listRequestsCall(
+  call: CallOf<typeof listRequestsRoute>,
+  { db }: ApiServices,
+): Promise<ApiReply> {
+  const caller = callerOf(call);
+  const { status, after, limit } = call.query;
+  const page = await listApiRequestsByOwner({
+    db,
+    ownerId: caller.actor.id,
+    ...(status ? { status } : {}),
+    ...(after ? { after } : {}),
+    limit: limit ?? 20,
+  });
+  return { status: 200, body: { requests: page.requests.map(toApiRequest), next: page.next } };
+}
+
+export async function readRequestCall(
+  call: CallOf<typeof readRequestRoute>,
+  { engine }: ApiServices,
+): Promise<ApiReply> {
+  const caller = callerOf(call);
+  const input = { requestId: call.params.id, ownerId: caller.actor.id };
+  const wait = call.query.wait ?? 0;
+  const stored =
+    wait > 0
+      ? await engine.waitForRequest({ ...input, timeoutMs: wait * 1000, signal: call.request.signal })
+      : await engine.readOwnRequest(input);
+  return { status: 200, body: toApiRequest(stored) };
+}
+
+export async function cancelRequestCall(
+  call: CallOf<typeof cancelRequestRoute>,
+  { engine }: ApiServices,
+): Promise<ApiReply> {
+  const caller = callerOf(call);
+  const stored = await engine.cancelRequest({ requestId: call.params.id, ownerId: caller.actor.id });
+  return { status: 200, body: toApiRequest(stored) };
+}

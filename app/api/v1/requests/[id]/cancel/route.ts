@@ -1,0 +1,7 @@
+import { cancelRequestRoute } from "../../../_lib/api-routes";
+import { defineApiRoute } from "../../../_lib/define-api-route";
+import { cancelRequestCall } from "../../../_lib/request-calls";
+
+export const dynamic = "force-dynamic";
+
+export const POST = defineApiRoute(cancelRequestRoute, cancelRequestCall);

@@ -1,0 +1,8 @@
+import { readRequestRoute } from "../../_lib/api-routes";
+import { defineApiRoute } from "../../_lib/define-api-route";
+import { readRequestCall } from "../../_lib/request-calls";
+
+// A long poll holds the call open for up to a minute.
+export const dynamic = "force-dynamic";
+
+export const GET = defineApiRoute(readRequestRoute, readRequestCall);

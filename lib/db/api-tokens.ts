@@ -1,0 +1,189 @@
+import "server-only";
+import { recordAuditEntry } from "./audit";
+import type { DbClient } from "./db-types";
+
+// Personal API tokens (ADR 0035). Only a token's SHA-256 is stored, so what this module reads
+// back can never be used to call the API: the token itself exists once, in the creator's hands.
+
+export type ApiTokenScope = "requests:write" | "requests:read";
+
+/** A token as its owner and admins see it: never the token, only its first characters. */
+export interface ApiTokenRow {
+  id: string;
+  userId: string;
+  ownerName: string | null;
+  name: string;
+  prefix: string;
+  scopes: ApiTokenScope[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const SELECT = {
+  id: true,
+  userId: true,
+  name: true,
+  prefix: true,
+  scopes: true,
+  createdAt: true,
+  expiresAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  user: { select: { name: true, email: true } },
+} as const;
+
+type Row = {
+  id: string;
+  userId: string;
+  name: string;
+  prefix: string;
+  scopes: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  user: { name: string | null; email: string | null };
+};
+
+function toTokenRow(row: Row): ApiTokenRow {
+  return {
+    id: row.id,
+    userId: row.userId,
+    ownerName: row.user.name ?? row.user.email,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes.split(" ").filter(Boolean) as ApiTokenScope[],
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function createApiToken({
+  db,
+  userId,
+  name,
+  tokenHash,
+  prefix,
+  scopes,
+  expiresAt,
+}: {
+  db: DbClient;
+  userId: string;
+  name: string;
+  tokenHash: string;
+  prefix: string;
+  scopes: ApiTokenScope[];
+  expiresAt: Date | null;
+}): Promise<ApiTokenRow> {
+  return db.$transaction(async (tx) => {
+    const row = await tx.apiToken.create({
+      data: { userId, name, tokenHash, prefix, scopes: scopes.join(" "), expiresAt },
+      select: SELECT,
+    });
+    await recordAuditEntry({
+      tx,
+      actorId: userId,
+      action: "api_token.created",
+      targetType: "api_token",
+      targetId: row.id,
+      detail: { name, scopes, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return toTokenRow(row);
+  });
+}
+
+export async function listApiTokensByUser({ db, userId }: { db: DbClient; userId: string }) {
+  const rows = await db.apiToken.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 200,
+    select: SELECT,
+  });
+  return rows.map(toTokenRow);
+}
+
+/** Every user's tokens, newest first, for the admins' page; revoked ones only on request. */
+export async function listApiTokensPage({
+  db,
+  includeRevoked,
+  page,
+  pageSize,
+}: {
+  db: DbClient;
+  includeRevoked: boolean;
+  page: number;
+  pageSize: number;
+}): Promise<{ rows: ApiTokenRow[]; total: number }> {
+  const where = includeRevoked ? {} : { revokedAt: null };
+  const [rows, total] = await Promise.all([
+    db.apiToken.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      select: SELECT,
+    }),
+    db.apiToken.count({ where }),
+  ]);
+  return { rows: rows.map(toTokenRow), total };
+}
+
+export async function getApiTokenById({ db, id }: { db: DbClient; id: string }) {
+  const row = await db.apiToken.findUnique({ where: { id }, select: SELECT });
+  return row ? toTokenRow(row) : null;
+}
+
+/** What authenticating a call needs, by the hash of the token it presented. */
+export async function getApiTokenByHash({ db, tokenHash }: { db: DbClient; tokenHash: string }) {
+  return db.apiToken.findUnique({
+    where: { tokenHash },
+    select: {
+      id: true,
+      scopes: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      user: { select: { id: true, email: true, name: true, role: true } },
+    },
+  });
+}
+
+/** Records a use; callers throttle how often, since every call of a busy client would write. */
+export async function touchApiTokenById({ db, id, at }: { db: DbClient; id: string; at: Date }) {
+  await db.apiToken.updateMany({ where: { id }, data: { lastUsedAt: at } });
+}
+
+/**
+ * Revokes once: the conditional update is the decision, and the audit entry rides with it.
+ * False when the token was revoked already.
+ */
+export async function revokeApiTokenById({
+  db,
+  id,
+  actorId,
+}: {
+  db: DbClient;
+  id: string;
+  actorId: string;
+}): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const now = new Date();
+    const revoked = await tx.apiToken.updateMany({
+      where: { id, revokedAt: null },
+      data: { revokedAt: now, revokedById: actorId },
+    });
+    if (revoked.count !== 1) return false;
+    await recordAuditEntry({
+      tx,
+      actorId,
+      action: "api_token.revoked",
+      targetType: "api_token",
+      targetId: id,
+    });
+    return true;
+  });
+}

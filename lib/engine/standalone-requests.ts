@@ -1,0 +1,158 @@
+import {
+  type CreatedApiRequest,
+  createApiRequest,
+  findApiRequestByKey,
+  getApiRequestByOwner,
+  getThreadLastSeqById,
+} from "@/lib/db/api-requests";
+import { claimRequest } from "@/lib/db/claim-request";
+import { listEventsAfterSeq } from "@/lib/db/events";
+import type { StoredRequest } from "@/lib/db/requests";
+import { AppError } from "@/lib/errors";
+import type { AnswerDeps } from "./answer-request";
+import type { NewStandaloneRequest } from "./engine-types";
+import { publishAll } from "./event-writer";
+import { expireRequest, isDue } from "./expire-request";
+import { subscribeThread } from "./subscribe-thread";
+import { checkAnswerSchema } from "./validate-answer";
+
+// Requests made through the HTTP API (ADR 0034): no run waits on them, so nothing resumes when
+// they are answered; the client that made them reads the answer back, or waits for it here.
+// They are answered through `answerRequest` like every other request.
+
+const SIGN_INS_ARE_TOOLS =
+  "An authorization request is a sign-in the app's own tools start; ask for an approval, input or a question instead.";
+
+/** Makes a request (or finds the one made with the same Idempotency-Key) and announces it. */
+export async function createStandaloneRequest(
+  deps: AnswerDeps,
+  input: NewStandaloneRequest,
+): Promise<{ request: StoredRequest; replayed: boolean }> {
+  const { request, owner } = input;
+  if (request.kind === "authorization") {
+    throw new AppError("bad_request:input", {
+      message: SIGN_INS_ARE_TOOLS,
+      issues: [{ path: "/kind", message: "authorization is not available through the API" }],
+    });
+  }
+  // A retry finds its request before anything else is checked: a retry after `expiresAt` passed
+  // must still get the request it made back, not a complaint about the time.
+  if (input.idempotencyKey !== null) {
+    const earlier = await findApiRequestByKey({
+      db: deps.db,
+      ownerId: owner.id,
+      idempotencyKey: input.idempotencyKey,
+      createHash: input.createHash,
+    });
+    if (earlier) return replayOf(deps, earlier);
+  }
+  checkAnswerSchema(request.data);
+  if (request.expiresAt !== undefined && Date.parse(request.expiresAt) <= Date.now()) {
+    throw new AppError("bad_request:input", {
+      message: "expiresAt must be in the future.",
+      issues: [{ path: "/expiresAt", message: "must be in the future" }],
+    });
+  }
+  const audience = input.audience ?? deps.policy.audienceFor(request);
+  const created = await createApiRequest({
+    db: deps.db,
+    input: {
+      ownerId: owner.id,
+      apiTokenId: input.apiTokenId,
+      audience,
+      request,
+      idempotencyKey: input.idempotencyKey,
+      createHash: input.createHash,
+    },
+  });
+  if (created.status !== "created") return replayOf(deps, created);
+  await publishAll(deps.bus, created.events);
+  return { request: created.request, replayed: false };
+}
+
+async function replayOf(
+  deps: AnswerDeps,
+  earlier: Exclude<CreatedApiRequest, { status: "created" }>,
+): Promise<{ request: StoredRequest; replayed: true }> {
+  if (earlier.status === "key_reused") throw new AppError("invalid:idempotency_key");
+  return { request: await settle(deps, earlier.request), replayed: true };
+}
+
+/** Expires a request whose time is up before anyone sees it open. */
+async function settle(deps: AnswerDeps, request: StoredRequest): Promise<StoredRequest> {
+  if (!isDue(request)) return request;
+  await expireRequest(deps, request);
+  return (await getApiRequestByOwner({ db: deps.db, id: request.id, ownerId: request.ownerId })) ?? request;
+}
+
+/** The owner's API request, expired first if its time is up; anyone else's does not exist. */
+export async function readStandaloneRequest(
+  deps: AnswerDeps,
+  { requestId, ownerId }: { requestId: string; ownerId: string },
+): Promise<StoredRequest> {
+  const request = await getApiRequestByOwner({ db: deps.db, id: requestId, ownerId });
+  if (!request) throw new AppError("not_found:request");
+  return settle(deps, request);
+}
+
+/**
+ * Waits until the request leaves "open" or `timeoutMs` passes, then returns it as it stands.
+ * It follows the request's thread from the seq read before the last status check, so an answer
+ * committed in between is in the replay; on PostgreSQL the bus hears answers from every instance.
+ */
+export async function waitForStandaloneRequest(
+  deps: AnswerDeps,
+  input: { requestId: string; ownerId: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<StoredRequest> {
+  const afterSeq = await getThreadLastSeqById({
+    db: deps.db,
+    threadId: (await readStandaloneRequest(deps, input)).threadId,
+  });
+  const current = await readStandaloneRequest(deps, input);
+  if (current.status !== "open" || input.timeoutMs <= 0) return current;
+
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  input.signal?.addEventListener("abort", onAbort);
+  // Expiry is swept once a second; waking at the deadline answers at once even without a sweep.
+  const expiresIn = current.request.expiresAt ? Date.parse(current.request.expiresAt) - Date.now() : Infinity;
+  const timer = setTimeout(onAbort, Math.max(0, Math.min(input.timeoutMs, expiresIn + 10)));
+  try {
+    const events = subscribeThread(
+      { bus: deps.bus, loadEventsAfter: (query) => listEventsAfterSeq({ db: deps.db, ...query }) },
+      { threadId: current.threadId, afterSeq, signal: stop.signal },
+    );
+    for await (const event of events) {
+      if (event.type === "request_resolved" && event.id === current.id) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onAbort);
+  }
+  return readStandaloneRequest(deps, input);
+}
+
+/** The owner withdraws an open request: it is answered `cancelled`, exactly once. */
+export async function cancelStandaloneRequest(
+  deps: AnswerDeps,
+  { requestId, ownerId }: { requestId: string; ownerId: string },
+): Promise<StoredRequest> {
+  const request = await readStandaloneRequest(deps, { requestId, ownerId });
+  if (request.status === "open") {
+    const claim = await claimRequest({
+      db: deps.db,
+      id: request.id,
+      runId: null,
+      threadId: request.threadId,
+      resolution: { status: "cancelled", actorId: ownerId },
+    });
+    if (claim.claimed) {
+      await publishAll(deps.bus, claim.events);
+      return readStandaloneRequest(deps, { requestId, ownerId });
+    }
+  }
+  const now = await readStandaloneRequest(deps, { requestId, ownerId });
+  if (now.status === "expired") throw new AppError("expired:request");
+  if (now.status === "answered") throw new AppError("conflict:answer");
+  throw new AppError("conflict:request_closed");
+}
