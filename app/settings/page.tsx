@@ -33,6 +33,13 @@ export default async function SettingsPage() {
           <Link href="/settings/connections">Manage connected services</Link>
         </p>
       </section>
+      <section className="card stack" aria-labelledby="tokens-title">
+        <h2 id="tokens-title">API tokens</h2>
+        <p>
+          Let a program ask people through this inbox with the HTTP API.{" "}
+          <Link href="/settings/tokens">Manage API tokens</Link>
+        </p>
+      </section>
       <section className="card stack" aria-labelledby="model-title">
         <h2 id="model-title">Model</h2>
         <p>

@@ -5,6 +5,7 @@ const TABS = [
   { href: "/admin/runs", label: "Runs" },
   { href: "/admin/tools", label: "Tools" },
   { href: "/admin/webhooks", label: "Webhooks" },
+  { href: "/admin/tokens", label: "API tokens" },
 ] as const;
 
 /** The admin section's own navigation, under its page title. */

@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { apiRateLimit } from "@/lib/auth/api-token-auth";
+import { requirePageUser } from "@/lib/auth/guards";
+import { listApiTokensByUser } from "@/lib/db/api-tokens";
+import { getDb } from "@/lib/db/client";
+import "@/components/admin/admin.css";
+import { createTokenAction, revokeOwnTokenAction } from "./actions";
+import { CreateTokenForm } from "./create-token-form";
+import { TokenList } from "./token-list";
+
+export const metadata: Metadata = { title: "API tokens · toolnexus" };
+
+export default async function TokensPage() {
+  const user = await requirePageUser("/settings/tokens");
+  const tokens = await listApiTokensByUser({ db: getDb(), userId: user.id });
+
+  return (
+    <div className="stack">
+      <h1 className="page-title">API tokens</h1>
+      <p className="muted">
+        A token lets a program ask people through this inbox with the HTTP API (
+        <Link href="/api/v1/openapi.json">its OpenAPI document</Link>): it makes requests as you, and they are
+        answered here like any other. It works only with the API, never to sign in, and at most{" "}
+        {apiRateLimit()} calls a minute. Only a fingerprint of it is kept, so it is shown once.
+      </p>
+      <CreateTokenForm createToken={createTokenAction} />
+      <section className="card stack" aria-labelledby="tokens-title">
+        <h2 id="tokens-title">Your tokens</h2>
+        <TokenList tokens={tokens} revoke={revokeOwnTokenAction} now={Date.now()} />
+      </section>
+    </div>
+  );
+}
