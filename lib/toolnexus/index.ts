@@ -20,6 +20,7 @@ export {
 export type { RetryOptions } from "./drivers/with-retries";
 export * from "./errors";
 export { defaultDecline } from "./execute-turn";
+export { createInboxWaitFor, type InboxWaitForOptions, inboxIdempotencyKey } from "./inbox-wait-for";
 export {
   loadMcpConfig,
   type McpAuthorization,

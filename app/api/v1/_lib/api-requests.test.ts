@@ -137,10 +137,14 @@ describe("the requests API with tokens", () => {
     const first = await create(post(token, approval, key), noParams, services());
     // The same body with its keys in another order is the same body.
     const reordered = { data: approval.data, prompt: approval.prompt, kind: approval.kind };
-    const second = await create(post(token, reordered, key), noParams, services());
+    // A restarted client computes its deadline again: still the same request, with its first deadline.
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const second = await create(post(token, { ...reordered, expiresAt: later }, key), noParams, services());
     expect(second.status).toBe(200);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
-    expect((await second.json()).id).toBe((await first.json()).id);
+    const [firstBody, secondBody] = [await first.json(), await second.json()];
+    expect(secondBody.id).toBe(firstBody.id);
+    expect(secondBody).not.toHaveProperty("expiresAt");
     const changed = await create(
       post(token, { ...approval, prompt: "Ship 813?" }, key),
       noParams,

@@ -54,13 +54,16 @@ export async function createRequestCall(
   const caller = callerOf(call);
   const { audience, ...request } = call.body;
   const idempotencyKey = idempotencyKeyOf(call.request);
+  // What makes a retry the same request: everything but the deadline, which a restarted client
+  // computes afresh (the request keeps the one it was made with).
+  const { expiresAt: _deadline, ...sameness } = call.body;
   const created = await engine.createRequest({
     owner: caller.actor,
     apiTokenId: caller.tokenId,
     request,
     ...(audience ? { audience } : {}),
     idempotencyKey,
-    createHash: createHash("sha256").update(canonicalJson(call.body)).digest("hex"),
+    createHash: createHash("sha256").update(canonicalJson(sameness)).digest("hex"),
   });
   const location = `/api/v1/requests/${encodeURIComponent(created.request.id)}`;
   return created.replayed
