@@ -101,10 +101,21 @@ test("a token made at /settings/tokens lets a script ask, and a reviewer's appro
     await approveInInbox(reviewer.page, `Deploy ${version} to production?`, "ship it");
     expect(await agent.exited).toBe(0);
     expect(agent.output()).toContain(`ok: Result: deployed ${version} (note: ship it)`);
-    await expect(row).toContainText(/UTC/);
   } finally {
     await agent.kill();
   }
+  // Its last use shows; an admin revokes it, and its next call is refused.
+  await owner.page.reload();
+  await expect(owner.page.getByTestId("token-deploy script")).not.toContainText("never");
+  const admin = await signInAs("admin", "Token admin");
+  await admin.page.goto("/admin/tokens");
+  const listed = admin.page.getByTestId("token-deploy script").filter({ hasText: "Script owner" });
+  await listed.getByRole("button", { name: "Revoke deploy script" }).click();
+  await expect(listed).toContainText("revoked");
+  const refused = await fetch(`${baseURL}/api/v1/requests`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect([refused.status, (await refused.json()).code]).toEqual([401, "unauthorized:token"]);
 });
 
 test.describe("across restarts", () => {

@@ -93,6 +93,36 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests with no run on %s"
     ]);
   });
 
+  it("write the outbox's request.created and request.answered like a tool's request", async () => {
+    await suite.freshThread();
+    const { owner } = suite.people;
+    const db = suite.database.db;
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        url: "http://127.0.0.1:9/hook",
+        events: ["request.created", "request.answered"],
+        secretEnc: "sealed",
+      },
+    });
+    try {
+      const engine = engineOf();
+      const { request } = await engine.createRequest(newRequest(owner, { audience: "owner" }));
+      await engine.answerRequest({
+        requestId: request.id,
+        actor: owner,
+        answer: { ok: true, data: { version: "1" } },
+      });
+      const messages = await db.webhookMessage.findMany({
+        where: { eventKey: { endsWith: `:${request.id}` } },
+        orderBy: { type: "desc" },
+      });
+      expect(messages.map((message) => message.type)).toEqual(["request.created", "request.answered"]);
+      expect(JSON.parse(messages[0]!.body)).toMatchObject({ data: { id: request.id, runId: null } });
+    } finally {
+      await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    }
+  });
+
   it("are the owner's own: another user cannot read, wait on or cancel them", async () => {
     await suite.freshThread();
     const { owner, stranger } = suite.people;
