@@ -6,9 +6,21 @@ import type { SessionUser } from "@/lib/auth/session-user";
 import { type ApiTokenScope, createApiToken, revokeApiTokenById } from "@/lib/db/api-tokens";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
-import { cancelRequestRoute, createRequestRoute, listRequestsRoute, readRequestRoute } from "./api-routes";
+import {
+  cancelRequestRoute,
+  createRequestRoute,
+  listRequestsRoute,
+  readRequestRoute,
+  requestEventsRoute,
+} from "./api-routes";
 import { serveApiRoute } from "./define-api-route";
-import { cancelRequestCall, createRequestCall, listRequestsCall, readRequestCall } from "./request-calls";
+import {
+  cancelRequestCall,
+  createRequestCall,
+  listRequestsCall,
+  readRequestCall,
+  requestEventsCall,
+} from "./request-calls";
 
 let db: Db;
 let engine: Engine;
@@ -21,6 +33,7 @@ const create = serveApiRoute(createRequestRoute, createRequestCall);
 const list = serveApiRoute(listRequestsRoute, listRequestsCall);
 const read = serveApiRoute(readRequestRoute, readRequestCall);
 const cancel = serveApiRoute(cancelRequestRoute, cancelRequestCall);
+const events = serveApiRoute(requestEventsRoute, requestEventsCall);
 const noParams = { params: Promise.resolve({}) };
 const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
 
@@ -83,6 +96,34 @@ describe("the requests API with tokens", () => {
     const listed = await (await list(get(token, BASE), noParams, services())).json();
     expect(listed.requests.map((r: { id: string }) => r.id)).toEqual([request.id]);
     expect(listed.next).toBeNull();
+  });
+
+  it("streams the request as server-sent events until it is answered, then ends", async () => {
+    const owner = await newUser(db, "user");
+    const { token } = await tokenFor(owner);
+    const made = await (
+      await create(post(token, { kind: "question", prompt: "Tea?" }), noParams, services())
+    ).json();
+    const response = await events(get(token, `${BASE}/${made.id}/events`), idParams(made.id), services());
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+    expect(text).toContain('"status":"open"');
+    await engine.answerRequest({
+      requestId: made.id,
+      actor: owner,
+      answer: { ok: true, data: { tea: "yes" } },
+    });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
+    const sent = text
+      .split("\n\n")
+      .filter((block) => block.startsWith("event: request"))
+      .map((block) => JSON.parse(block.split("data: ")[1]!));
+    expect(sent.map((request) => request.status)).toEqual(["open", "answered"]);
+    expect(sent[1].answer).toEqual({ id: made.id, ok: true, data: { tea: "yes" } });
+    const unknown = await events(get(token, `${BASE}/nope/events`), idParams("nope"), services());
+    expect([unknown.status, (await unknown.json()).code]).toEqual([404, "not_found:request"]);
   });
 
   it("refuses a missing, unknown, revoked or expired token and the wrong scope, storing nothing", async () => {

@@ -75,6 +75,26 @@ export const readRequestRoute = {
   },
 } satisfies ApiRouteSpec;
 
+export const requestEventsRoute = {
+  method: "GET",
+  path: "/api/v1/requests/{id}/events",
+  operationId: "requestEvents",
+  summary:
+    "Server-sent events: an `event: request` with the request now, and again when it leaves open; then the stream ends.",
+  scope: "requests:read",
+  params: requestIdParams,
+  responses: {
+    200: {
+      description:
+        "An event stream. Each `event: request` carries the request as `data` (the ApiRequest JSON); comments keep the connection alive; it ends once the request is no longer open, or after 10 minutes (connect again).",
+      contentType: "text/event-stream",
+      schema: z.string(),
+    },
+    ...refusals,
+    404: { description: "No such request of this token's owner.", schema: errorSchema },
+  },
+} satisfies ApiRouteSpec;
+
 export const cancelRequestRoute = {
   method: "POST",
   path: "/api/v1/requests/{id}/cancel",
@@ -104,6 +124,7 @@ export const apiRoutes: ApiRouteSpec[] = [
   createRequestRoute,
   listRequestsRoute,
   readRequestRoute,
+  requestEventsRoute,
   cancelRequestRoute,
   openApiRoute,
 ];

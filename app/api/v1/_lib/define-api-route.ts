@@ -25,7 +25,16 @@ export interface ApiRouteSpec<
   query?: Query;
   body?: Body;
   headers?: { name: string; schema: z.ZodType; description: string }[];
-  responses: Record<number, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
+  responses: Record<
+    number,
+    {
+      description: string;
+      schema?: z.ZodType;
+      headers?: Record<string, string>;
+      /** application/json unless said otherwise. */
+      contentType?: "text/event-stream";
+    }
+  >;
 }
 
 export interface ApiServices {
@@ -81,7 +90,9 @@ export function apiErrorResponse(error: unknown, headers: Record<string, string>
   return json(body, body.status, headers);
 }
 
-export type ApiReply = { status: number; body: unknown; headers?: Record<string, string> };
+export type ApiReply =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
 
 /**
  * One /api/v1 call against given services (what tests call): the token first (401), its scope
@@ -118,6 +129,8 @@ export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType,
         : undefined;
       const body = spec.body ? parsePart(spec.body, await readJsonBody(request), "body") : undefined;
       const reply = await handler({ caller, params, query, body, request } as never, services);
+      if ("stream" in reply)
+        return new Response(reply.stream, { status: reply.status, headers: reply.headers });
       return json(reply.body, reply.status, reply.headers);
     } catch (error) {
       return apiErrorResponse(error);

@@ -54,7 +54,11 @@ function operationOf(spec: ApiRouteSpec): Json {
     responses[status] = {
       description: response.description,
       ...(response.schema
-        ? { content: { "application/json": { schema: schemaOf(response.schema, "output") } } }
+        ? {
+            content: {
+              [response.contentType ?? "application/json"]: { schema: schemaOf(response.schema, "output") },
+            },
+          }
         : {}),
       ...(response.headers
         ? {

@@ -8,6 +8,7 @@ import type {
   createRequestRoute,
   listRequestsRoute,
   readRequestRoute,
+  requestEventsRoute,
 } from "./api-routes";
 import { idempotencyKeySchema } from "./api-schemas";
 import type { ApiCall, ApiReply, ApiRouteSpec, ApiServices } from "./define-api-route";
@@ -112,4 +113,53 @@ export async function cancelRequestCall(
   const caller = callerOf(call);
   const stored = await engine.cancelRequest({ requestId: call.params.id, ownerId: caller.actor.id });
   return { status: 200, body: toApiRequest(stored) };
+}
+
+const HEARTBEAT_MS = 15_000;
+const STREAM_MAX_MS = 10 * 60_000;
+
+/**
+ * The request as server-sent events: now, and again once it leaves "open", then the end. The
+ * first read happens before the response starts, so an unknown id is a JSON 404, not a stream.
+ */
+export async function requestEventsCall(
+  call: CallOf<typeof requestEventsRoute>,
+  { engine }: ApiServices,
+): Promise<ApiReply> {
+  const caller = callerOf(call);
+  const input = { requestId: call.params.id, ownerId: caller.actor.id };
+  const first = await engine.readOwnRequest(input);
+  const encoder = new TextEncoder();
+  const signal = call.request.signal;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => controller.enqueue(encoder.encode(text));
+      const event = (stored: typeof first) =>
+        send(`event: request\ndata: ${JSON.stringify(toApiRequest(stored))}\n\n`);
+      try {
+        event(first);
+        const until = Date.now() + STREAM_MAX_MS;
+        let current = first;
+        while (current.status === "open" && !signal.aborted && Date.now() < until) {
+          current = await engine.waitForRequest({ ...input, timeoutMs: HEARTBEAT_MS, signal });
+          if (current.status !== "open") event(current);
+          else send(": still open\n\n");
+        }
+      } catch {
+        // The client left, or the request could not be read any more: the stream just ends.
+      } finally {
+        controller.close();
+      }
+    },
+  });
+  return {
+    status: 200,
+    stream,
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store",
+      // Proxies (nginx) must pass the events on as they come.
+      "X-Accel-Buffering": "no",
+    },
+  };
 }
