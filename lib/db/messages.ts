@@ -1,5 +1,6 @@
 import "server-only";
 import type { Message } from "@/lib/toolnexus/types";
+import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
 
@@ -12,17 +13,22 @@ export async function appendMissingMessages({
   threadId,
   runId,
   messages,
+  offset = 0,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string;
   messages: readonly Message[];
+  /** Where `messages` start in the transcript: the ones before are stored already. */
+  offset?: number;
 }): Promise<number> {
   const top = await tx.message.aggregate({ where: { threadId }, _max: { seq: true } });
   const stored = top._max.seq ?? 0;
-  if (messages.length <= stored) return stored;
+  if (offset + messages.length <= stored) return stored;
+  if (stored < offset)
+    throw new Error(`thread ${threadId} holds ${stored} messages, not the ${offset} expected`);
   await tx.message.createMany({
-    data: messages.slice(stored).map((message, index) => ({
+    data: messages.slice(stored - offset).map((message, index) => ({
       threadId,
       runId,
       seq: stored + index + 1,
@@ -30,7 +36,33 @@ export async function appendMissingMessages({
       content: toJson(message),
     })),
   });
-  return messages.length;
+  return offset + messages.length;
+}
+
+/**
+ * The first `count` messages of a thread's transcript, in order, read as one JSON array the
+ * database builds (one value to decode instead of a row each). Throws unless all are there:
+ * a checkpoint referring to them can never resume on a shorter transcript.
+ */
+export async function listTranscriptByThread({
+  db,
+  threadId,
+  count,
+}: {
+  db: DbClient;
+  threadId: string;
+  count: number;
+}): Promise<Message[]> {
+  if (count === 0) return [];
+  const sql =
+    getDbProvider({ db }) === "sqlite"
+      ? `SELECT json_group_array(json("content") ORDER BY "seq") AS "messages" FROM "Message" WHERE "threadId" = ? AND "seq" <= ?`
+      : `SELECT COALESCE(json_agg("content" ORDER BY "seq"), '[]')::text AS "messages" FROM "Message" WHERE "threadId" = $1 AND "seq" <= $2`;
+  const [row] = await db.$queryRawUnsafe<{ messages: string }[]>(sql, threadId, count);
+  const messages = JSON.parse(row?.messages ?? "[]") as Message[];
+  if (messages.length !== count)
+    throw new Error(`thread ${threadId} holds ${messages.length} of the ${count} messages its run refers to`);
+  return messages;
 }
 
 export async function listMessagesByThread({

@@ -6,6 +6,7 @@ import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { appendMissingMessages } from "./messages";
+import type { StoredCheckpoint } from "./runs";
 import { engineTransaction } from "./transaction-options";
 
 export type FinalRunState = "done" | "incomplete" | "failed";
@@ -68,7 +69,11 @@ export async function finishRun({
  */
 export function closeOpenTurn(checkpoint: Checkpoint | null, output: string): Message[] {
   if (!checkpoint) return [];
-  const closing: Message[] = checkpoint.slots.map(({ call, state }) =>
+  return [...checkpoint.messages, ...closingMessages(checkpoint.slots, output)];
+}
+
+function closingMessages(slots: Checkpoint["slots"], output: string): Message[] {
+  return slots.map(({ call, state }) =>
     state.status === "done"
       ? {
           role: "tool",
@@ -79,7 +84,6 @@ export function closeOpenTurn(checkpoint: Checkpoint | null, output: string): Me
         }
       : { role: "tool", toolCallId: call.id, name: call.name, content: output, isError: true },
   );
-  return [...checkpoint.messages, ...closing];
 }
 
 /**
@@ -107,14 +111,20 @@ export async function cancelRunById({
       where: { id: runId },
       select: { threadId: true, checkpoint: true },
     });
-    const checkpoint = run.checkpoint as unknown as Checkpoint | null;
+    const checkpoint = run.checkpoint as unknown as StoredCheckpoint | null;
     const events = await cancelOpenRequestsByRun({ tx, runId, threadId: run.threadId, actorId });
-    await appendMissingMessages({
-      tx,
-      threadId: run.threadId,
-      runId,
-      messages: closeOpenTurn(checkpoint, "cancelled: the run was cancelled"),
-    });
+    if (checkpoint) {
+      // The transcript up to the checkpoint is stored; only the closing tool results are new.
+      const closing = closingMessages(checkpoint.slots, "cancelled: the run was cancelled");
+      await appendMissingMessages({
+        tx,
+        threadId: run.threadId,
+        runId,
+        ...(checkpoint.messages
+          ? { messages: [...checkpoint.messages, ...closing] }
+          : { messages: closing, offset: checkpoint.messageCount }),
+      });
+    }
     await recordAuditEntry({ tx, actorId, action: "run.cancelled", targetType: "run", targetId: runId });
     events.push(
       ...(await appendEvents({

@@ -4,8 +4,19 @@ import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
-import { appendMissingMessages } from "./messages";
+import { appendMissingMessages, listTranscriptByThread } from "./messages";
 import { engineTransaction } from "./transaction-options";
+
+/**
+ * A checkpoint as a run's row keeps it: everything but the transcript, which is the thread's
+ * first `messageCount` Message rows, stored in the same transaction as the checkpoint. So a safe
+ * point writes the messages it added and a few hundred bytes, however long the conversation,
+ * and `loadRunCheckpoint` puts the whole back together. Its digest still covers the transcript,
+ * so a changed row fails verification on resume as a changed checkpoint would. Rows stored
+ * before this form still carry `messages` and are read as they are.
+ */
+export type StoredCheckpoint = Omit<Checkpoint, "messages"> &
+  ({ messageCount: number; messages?: undefined } | { messages: Message[]; messageCount?: undefined });
 
 export interface StoredRun {
   id: string;
@@ -13,7 +24,7 @@ export interface StoredRun {
   userId: string;
   status: RunState;
   model: string;
-  checkpoint: Checkpoint | null;
+  checkpoint: StoredCheckpoint | null;
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
   error: string | null;
@@ -44,7 +55,7 @@ export function toStoredRun(row: RunRow): StoredRun {
     userId: row.userId,
     status: row.status as RunState,
     model: row.model,
-    checkpoint: (row.checkpoint as unknown as Checkpoint | null) ?? null,
+    checkpoint: (row.checkpoint as unknown as StoredCheckpoint | null) ?? null,
     leaseOwner: row.leaseOwner,
     leaseExpiresAt: row.leaseExpiresAt,
     error: row.error,
@@ -127,12 +138,31 @@ const usageColumns = (usage: Usage) => ({
   totalTokens: usage.totalTokens,
 });
 
-/** The run columns a safe point sets, whether the run goes on or parks there. */
-export const checkpointColumns = (checkpoint: Checkpoint) => ({
-  checkpoint: toJson(checkpoint),
-  turns: checkpoint.turns,
-  ...usageColumns(checkpoint.usage),
-});
+/**
+ * The run columns a safe point sets, whether the run goes on or parks there. The caller stores
+ * the checkpoint's transcript in the same transaction (see `StoredCheckpoint`).
+ */
+export const checkpointColumns = (checkpoint: Checkpoint) => {
+  const { messages, ...rest } = checkpoint;
+  const stored: StoredCheckpoint = { ...rest, messageCount: messages.length };
+  return { checkpoint: toJson(stored), turns: checkpoint.turns, ...usageColumns(checkpoint.usage) };
+};
+
+/** The whole checkpoint of a stored run: its row's part and the transcript it refers to. */
+export async function loadRunCheckpoint({
+  db,
+  threadId,
+  stored,
+}: {
+  db: DbClient;
+  threadId: string;
+  stored: StoredCheckpoint;
+}): Promise<Checkpoint> {
+  if (stored.messages) return stored as Checkpoint;
+  const { messageCount, ...rest } = stored;
+  const messages = await listTranscriptByThread({ db, threadId, count: messageCount });
+  return { ...rest, messages };
+}
 
 /**
  * Stores a safe point, with the run's events that led up to it; null when this process no

@@ -1,7 +1,7 @@
 import { getDeadSegmentStartByRun } from "@/lib/db/events";
 import { getRunPromptByRunId, listMessagesByThread } from "@/lib/db/messages";
 import { listRequestsByWireIds } from "@/lib/db/requests";
-import { getRunById, type StoredRun } from "@/lib/db/runs";
+import { getRunById, loadRunCheckpoint, type StoredRun } from "@/lib/db/runs";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { DriveDeps, Segment } from "./drive-run";
 
@@ -60,7 +60,8 @@ export async function prepareContinuation(
     });
     return { ...base, start: { kind: "fresh", prompt: prompt.content, history } };
   }
-  const wireIds = run.checkpoint.slots.flatMap((slot) =>
+  const checkpoint = await loadRunCheckpoint({ db: deps.db, threadId: run.threadId, stored: run.checkpoint });
+  const wireIds = checkpoint.slots.flatMap((slot) =>
     slot.state.status === "suspended" ? [slot.state.request.id] : [],
   );
   // A request id is unique within its run, so the answer in hand is the stored one.
@@ -76,5 +77,5 @@ export async function prepareContinuation(
       if (stored) answers.push(toResumeAnswer(id, stored));
     }
   }
-  return { ...base, start: { kind: "resume", checkpoint: run.checkpoint, answers } };
+  return { ...base, start: { kind: "resume", checkpoint, answers } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, createCheckpoint, verifyCheckpoint } from "./checkpoint";
+import { canonicalJson, createCheckpoint, createTranscriptCache, verifyCheckpoint } from "./checkpoint";
 import { thrownCode } from "./testing/thrown-code";
 import type { Checkpoint } from "./types";
 
@@ -88,5 +88,45 @@ describe("checkpoints", () => {
     const wrong = body();
     wrong.slots[0]!.call.id = "c9";
     expect(await thrownCode(() => verifyCheckpoint(createCheckpoint(wrong)))).toBe("checkpoint:invalid");
+  });
+
+  it("with a transcript cache, is the same checkpoint as without, however the transcript changed", async () => {
+    const state = body();
+    const cache = createTranscriptCache();
+    const same = (key?: string) => {
+      const cached = createCheckpoint(state, key, cache);
+      const plain = createCheckpoint(state, key);
+      expect(cached).toEqual(plain);
+      expect(JSON.stringify(cached)).toBe(JSON.stringify(plain));
+      expect(verifyCheckpoint(JSON.parse(JSON.stringify(cached)), key)).toEqual(plain);
+    };
+    same();
+    same("secret-1");
+    // Grown: only the new message is serialized, and it is in the digest.
+    state.messages.push({ role: "tool", toolCallId: "c1", name: "a", content: "done", isError: false });
+    state.slots = [];
+    same();
+    // A message replaced in the middle (never done by the loop) is noticed, not served stale.
+    state.messages[1] = { role: "assistant", content: "changed" };
+    same();
+    state.messages.length = 1;
+    same("secret-1");
+  });
+
+  it("with a transcript cache, shares frozen copies detached from the run's own messages", async () => {
+    const state = body();
+    const cache = createTranscriptCache();
+    const first = createCheckpoint(state, undefined, cache);
+    (state.messages[0] as { content: string }).content = "edited in place";
+    state.messages.push({ role: "user", content: "later" });
+    expect(first.messages).toHaveLength(2);
+    expect(first.messages[0]).toEqual({ role: "user", content: "do a" });
+    expect(() => {
+      (first.messages[0] as { content: string }).content = "x";
+    }).toThrow(TypeError);
+    // A host edits a copy of its own, never the shared one.
+    const copy = verifyCheckpoint(first);
+    (copy.messages[0] as { content: string }).content = "mine";
+    expect(first.messages[0]).toEqual({ role: "user", content: "do a" });
   });
 });

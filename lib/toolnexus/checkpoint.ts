@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ToolnexusError } from "./errors";
-import type { Checkpoint } from "./types";
+import type { Checkpoint, Message } from "./types";
 
 export type CheckpointBody = Omit<Checkpoint, "digest">;
 
@@ -75,13 +75,71 @@ function digestOf(canonical: string, key: string | undefined): string {
   return `hmac-sha256:${createHmac("sha256", key).update(canonical).digest("hex")}`;
 }
 
-/** Freezes a run's state into a detached, JSON-safe value with its digest. */
-export function createCheckpoint(body: CheckpointBody, key?: string): Checkpoint {
-  const { digest: _ignored, ...rest } = body as Checkpoint;
-  const canonical = canonicalJson(rest);
-  // Parsing the canonical text back yields exactly what a JSON round trip will, so the digest
-  // still matches after the host stores and reloads it.
-  return { ...(JSON.parse(canonical) as CheckpointBody), digest: digestOf(canonical, key) };
+/**
+ * The canonical text and a frozen, detached copy of every message one run has snapshotted, so
+ * its next safe point serializes only the messages added since: a run's transcript only grows
+ * (messages are appended whole, never edited). Entries are matched by identity on every use,
+ * and a transcript that differs from the cached one is serialized again from the first
+ * message that differs, so a stale entry can never reach a checkpoint.
+ */
+export interface TranscriptCache {
+  refs: Message[];
+  texts: string[];
+  copies: Message[];
+}
+
+export function createTranscriptCache(): TranscriptCache {
+  return { refs: [], texts: [], copies: [] };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function syncTranscript(cache: TranscriptCache, messages: readonly Message[]): void {
+  let same = 0;
+  const shared = Math.min(cache.refs.length, messages.length);
+  while (same < shared && cache.refs[same] === messages[same]) same += 1;
+  cache.refs.length = same;
+  cache.texts.length = same;
+  cache.copies.length = same;
+  for (let i = same; i < messages.length; i += 1) {
+    const text = canonicalJson(messages[i]);
+    cache.refs.push(messages[i]!);
+    cache.texts.push(text);
+    // Shared by every later checkpoint of the run, hence frozen: nobody can change one through another.
+    cache.copies.push(deepFreeze(JSON.parse(text) as Message));
+  }
+}
+
+/**
+ * Freezes a run's state into a detached, JSON-safe value with its digest. With a `cache` (one
+ * per run), messages already snapshotted cost no serialization again; the digest is the same
+ * either way, computed over the same canonical text.
+ */
+export function createCheckpoint(body: CheckpointBody, key?: string, cache?: TranscriptCache): Checkpoint {
+  const { digest: _ignored, ...whole } = body as Checkpoint;
+  if (!cache) {
+    const canonical = canonicalJson(whole);
+    // Parsing the canonical text back yields exactly what a JSON round trip will, so the digest
+    // still matches after the host stores and reloads it.
+    return { ...(JSON.parse(canonical) as CheckpointBody), digest: digestOf(canonical, key) };
+  }
+  const { messages, ...rest } = whole;
+  syncTranscript(cache, messages);
+  const restText = canonicalJson(rest);
+  // "messages" sorts before every other key of a checkpoint, so the canonical text of the
+  // whole is the messages' texts followed by the rest's members, exactly as canonicalJson(whole).
+  const canonical = `{"messages":[${cache.texts.join(",")}]${restText === "{}" ? "}" : `,${restText.slice(1)}`}`;
+  return {
+    messages: cache.copies.slice(),
+    ...(JSON.parse(restText) as Omit<CheckpointBody, "messages">),
+    digest: digestOf(canonical, key),
+  };
 }
 
 function sameDigest(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-import { createCheckpoint } from "./checkpoint";
+import { createCheckpoint, createTranscriptCache, type TranscriptCache } from "./checkpoint";
 import { ToolnexusError } from "./errors";
 import type {
   Checkpoint,
@@ -38,10 +38,13 @@ export interface RunContext {
   persisted: Promise<void>;
   /** Set once the run has returned or failed; stragglers must not report progress after that. */
   ended?: boolean;
+  /** What earlier snapshots of this run serialized already (see `TranscriptCache`). */
+  transcript?: TranscriptCache;
 }
 
 export function snapshot(run: RunContext): Checkpoint {
   const { state } = run;
+  run.transcript ??= createTranscriptCache();
   return createCheckpoint(
     {
       version: 1,
@@ -54,6 +57,7 @@ export function snapshot(run: RunContext): Checkpoint {
       usage: state.usage,
     },
     run.options.checkpointKey,
+    run.transcript,
   );
 }
 
