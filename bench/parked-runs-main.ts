@@ -3,6 +3,7 @@
 // timed on top of them, with the event loop's lag watched throughout.
 
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setTimeout as delay } from "node:timers/promises";
 import { claimParkedRun } from "@/lib/db/run-leases";
 import { seedParkedRuns } from "@/lib/db/testing/seed-parked-runs";
 import { type BenchProvider, openBenchDatabase } from "./bench-database";
@@ -30,6 +31,8 @@ export interface ParkedRunsResult {
   retryP50: number;
   /** The longest the event loop was held, in ms, from engine start to the last cycle. */
   lagMaxMs: number;
+  /** The same after start-up and three warm-up cycles. */
+  steadyLagMaxMs: number;
 }
 
 const { provider, parked, sweeps, cycles } = childIo.params<ParkedRunsParams>();
@@ -41,14 +44,33 @@ const seeded = await seedParkedRuns({ db: database.db, count: parked });
 // Statistics as a live database has them (PostgreSQL's autovacuum would gather them in time).
 await database.db.$executeRawUnsafe("ANALYZE");
 const seedSeconds = (performance.now() - seedStarted) / 1000;
-const people = await seedBenchPeople({ db: database.db, threads: cycles });
+const WARMUP_CYCLES = 3;
+const people = await seedBenchPeople({ db: database.db, threads: cycles + WARMUP_CYCLES });
 
 // Resolution 1 ms: a block of a few ms must show, not be rounded into the 10 ms default.
-const lag = monitorEventLoopDelay({ resolution: 1 });
-lag.enable();
+// Start-up is watched on its own: it is when every query is used for the first time.
+const startupLag = monitorEventLoopDelay({ resolution: 1 });
+startupLag.enable();
 const startupStarted = performance.now();
 const bench = await startBenchEngine(database);
 const startupMs = performance.now() - startupStarted;
+// On SQLite start-up can finish without the loop turning once; the histogram's timer then fires
+// only now, and records how long it was held. Without this it would record nothing at all.
+await delay(5);
+startupLag.disable();
+const cycle = (threadId: string) =>
+  runParkResumeCycle({
+    engine: bench.engine,
+    marks: bench.marks,
+    threadId,
+    owner: people.owner,
+    reviewer: people.reviewer,
+  });
+// A few cycles first, as a serving process has had: the first use of each query shape is a
+// one-off cost of the process, not of the runs waiting.
+for (let i = 0; i < WARMUP_CYCLES; i++) await cycle(people.threadIds[cycles + i]!);
+const lag = monitorEventLoopDelay({ resolution: 1 });
+lag.enable();
 
 const timed = async (work: () => Promise<unknown>) => {
   const values: number[] = [];
@@ -79,17 +101,8 @@ const refused = await timed(async () => {
   if (claimed) throw new Error("a run still waiting on its request was claimed");
 });
 const sequential: CycleTimings[] = [];
-for (let i = 0; i < cycles; i++) {
-  sequential.push(
-    await runParkResumeCycle({
-      engine: bench.engine,
-      marks: bench.marks,
-      threadId: people.threadIds[i]!,
-      owner: people.owner,
-      reviewer: people.reviewer,
-    }),
-  );
-}
+for (let i = 0; i < cycles; i++) sequential.push(await cycle(people.threadIds[i]!));
+await delay(5);
 lag.disable();
 await bench.close();
 const stillParked = await database.db.run.count({ where: { status: "pending", openRequests: 1 } });
@@ -114,8 +127,19 @@ const rows: ResultRow[] = [
     "suspension → pending event delivered",
     sequential.map((t) => t.pendingDeliveredAt - t.suspendedAt),
   ),
-  { label: label("event-loop lag, max"), unit: "ms", p50: lag.max / 1e6, n: lag.count },
-  { label: label("event-loop lag, p99"), unit: "ms", p50: lag.percentile(99) / 1e6, n: lag.count },
+  {
+    label: label("event-loop lag during start-up, max"),
+    unit: "ms",
+    p50: startupLag.max / 1e6,
+    n: startupLag.count,
+  },
+  { label: label("event-loop lag after start-up, max"), unit: "ms", p50: lag.max / 1e6, n: lag.count },
+  {
+    label: label("event-loop lag after start-up, p99"),
+    unit: "ms",
+    p50: lag.percentile(99) / 1e6,
+    n: lag.count,
+  },
 ];
 await childIo.finish({
   rows,
@@ -123,5 +147,6 @@ await childIo.finish({
   startupMs,
   worstMs: Math.max(startupMs, ...recovery, ...expiry, ...refused, ...claims),
   retryP50: summarize(retry).p50,
-  lagMaxMs: lag.max / 1e6,
+  lagMaxMs: Math.max(startupLag.max, lag.max) / 1e6,
+  steadyLagMaxMs: lag.max / 1e6,
 } satisfies ParkedRunsResult);

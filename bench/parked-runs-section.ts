@@ -40,7 +40,16 @@ export const parkedRunsSection: BenchSection = {
             result.worstMs / SWEEP_BUDGET_MS,
             1,
           ),
-          compare(`${at}: event-loop lag max / ${LAG_BUDGET_MS} ms`, result.lagMaxMs / LAG_BUDGET_MS, 1),
+          compare(
+            `${at}: event-loop lag max, start-up included / ${LAG_BUDGET_MS} ms`,
+            result.lagMaxMs / LAG_BUDGET_MS,
+            1,
+          ),
+          compare(
+            `${at}: event-loop lag max after start-up / ${LAG_BUDGET_MS} ms`,
+            result.steadyLagMaxMs / LAG_BUDGET_MS,
+            1,
+          ),
         );
       }
       if (results.length > 1)
@@ -58,8 +67,8 @@ export const parkedRunsSection: BenchSection = {
       comparisons,
       notes: [
         "Each size is a fresh database in a process of its own: the parked runs (one thread, one run with openRequests = 1 and one open request each) are inserted by the database from a generated series (lib/db/testing/seed-parked-runs.ts), then ANALYZE.",
-        "Start-up is startBenchEngine: the bus, engine.start() with its first recovery and expiry sweep. Then each sweep is called 20 times in a row (engine.recoverRuns, engine.expireDueRequests) and a parked-run claim of a run still waiting is refused 20 times; then 60 full park/answer cycles on fresh threads, with the engine's timers running.",
-        "Event-loop lag: perf_hooks.monitorEventLoopDelay at 1 ms resolution from engine start to the last cycle; better-sqlite3 is synchronous, so on SQLite the lag includes every query.",
+        "Start-up is startBenchEngine: the bus, engine.start() with its first recovery and expiry sweep. Then 3 warm-up cycles; then each sweep is called 20 times in a row (engine.recoverRuns, engine.expireDueRequests) and a parked-run claim of a run still waiting is refused 20 times; then 60 full park/answer cycles on fresh threads, with the engine's timers running.",
+        "Event-loop lag: perf_hooks.monitorEventLoopDelay at 1 ms resolution, once over start-up and once from after the warm-up cycles to the last cycle (sweeps, refused claims and cycles); better-sqlite3 is synchronous, so on SQLite the lag includes every query. A loaded machine's scheduling shows up as lag too.",
         "Correctness: no sweep may take over or expire a waiting run, the refused claim must be refused, every cycle must end done, and at the end every seeded run must still be parked with its request open.",
         "Sizes come from BENCH_PARKED_RUNS (comma-separated), default 1000,100000,1000000; the smoke pass uses 200.",
         ...notes,

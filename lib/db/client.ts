@@ -20,7 +20,8 @@ export type { Prisma } from "@/lib/generated/sqlite/client";
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 // WAL lets readers proceed during a write; NORMAL sync is durable across app crashes in WAL
-// mode and keeps a commit to one fsync-free append, which the park/answer latency targets need.
+// mode and keeps a commit to one fsync-free append, which the park/answer latency targets need
+// (ADR 0029 says what a power cut can cost and why that is acceptable here).
 const SQLITE_CONNECTION_PRAGMAS = [
   "PRAGMA journal_mode = WAL;",
   "PRAGMA synchronous = NORMAL;",
