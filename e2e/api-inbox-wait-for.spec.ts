@@ -93,6 +93,14 @@ test("a token made at /settings/tokens lets a script ask, and a reviewer's appro
   expect(page.status).toBe(307);
   expect(page.headers.get("location")).toContain("/login");
 
+  // The API describes itself to anyone; an unknown call is the API's JSON 404, not a page.
+  const document = await (await fetch(`${baseURL}/api/v1/openapi.json`)).json();
+  expect(document.openapi).toBe("3.1.0");
+  const unknown = await fetch(`${baseURL}/api/v1/nothing-here`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect([unknown.status, (await unknown.json()).code]).toEqual([404, "not_found:route"]);
+
   const version = `v1.${randomBytes(2).readUInt16BE()}`;
   const agent = startAgent({ url: baseURL!, token, version });
   try {
