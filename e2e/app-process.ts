@@ -30,6 +30,8 @@ export class AppProcess {
     const demo = JSON.parse(readFileSync("mcp.demo.json", "utf8"));
     const args: string[] = demo.mcpServers.tickets.args;
     args[args.indexOf("--state") + 1] = path.join(this.dataDir, "tickets.json");
+    // These journeys run no Demo Bank next to the app.
+    delete demo.mcpServers.bank;
     const file = path.join(this.dataDir, "mcp.json");
     writeFileSync(file, JSON.stringify(demo));
     return file;

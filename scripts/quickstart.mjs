@@ -5,7 +5,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 
-// The app starts the project's demo MCP server (a ticket tracker) from this config file; set
+// The app starts the project's demo MCP server (a ticket tracker) and connects the Demo Bank's
+// MCP server (each user signs in to it) from this config file; set
 // TOOLNEXUS_MCP_CONFIG to use your own servers instead, or empty for none.
 const env = {
   ...process.env,

@@ -28,6 +28,8 @@ if (process.env.E2E_DATA_DIR && process.env.TOOLNEXUS_MCP_CONFIG === undefined) 
   const tickets = demo.mcpServers.tickets;
   const state = tickets.args.indexOf("--state");
   tickets.args[state + 1] = path.join(process.env.E2E_DATA_DIR, "demo-tickets.json");
+  // The Demo Bank's MCP server lives in the demo provider, which the harness runs elsewhere.
+  if (process.env.OAUTH_DEMO_ISSUER) demo.mcpServers.bank.url = `${process.env.OAUTH_DEMO_ISSUER}/mcp`;
   const file = path.join(process.env.E2E_DATA_DIR, "mcp.json");
   writeFileSync(file, JSON.stringify(demo, null, 2));
   process.env.TOOLNEXUS_MCP_CONFIG = file;

@@ -51,7 +51,7 @@ async function build(): Promise<AppServices> {
     instanceId,
     createClient: () => getAgentClient({ loop: AGENT_LOOP_OPTIONS }),
     createToolkit: async ({ userId, runId, threadId }) =>
-      createAgentToolkit({ userId, runId, threadId, db, mcpTools: await mcp.tools() }),
+      createAgentToolkit({ userId, runId, threadId, db, mcpTools: await mcp.tools({ userId }) }),
   });
   await engine.start();
   // The webhook outbox is sent by every instance, each claiming deliveries one by one (ADR 0036).

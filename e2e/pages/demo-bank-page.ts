@@ -16,10 +16,11 @@ export class DemoBankPage {
     this.deny = page.getByRole("button", { name: "Deny" });
   }
 
-  async signInAsDemo(): Promise<void> {
+  /** The demo provider has two customers: `demo` (Dana Demo) and `alex` (Alex Example). */
+  async signInAsDemo(username: "demo" | "alex" = "demo"): Promise<void> {
     await expect(this.page.getByRole("heading", { name: "Sign in to Demo Bank" })).toBeVisible();
-    await this.username.fill("demo");
-    await this.password.fill("demo");
+    await this.username.fill(username);
+    await this.password.fill(username);
     await this.signIn.click();
     await expect(this.page.getByRole("heading", { name: "Allow access?" })).toBeVisible();
   }

@@ -10,6 +10,9 @@ export const TICKET_TOOLS = {
   open: `${DEMO_MCP_SERVER}_open_ticket`,
 } as const;
 
+/** The Demo Bank's MCP server in mcp.demo.json: each user signs in to it with their own account. */
+export const BANK_TRANSACTIONS_TOOL = "bank_recent_transactions";
+
 export type McpIntent = { kind: "call"; tool: string; args: Record<string, unknown>; preface: string };
 
 function parseCall(message: string): McpIntent | undefined {
@@ -47,7 +50,17 @@ function parseTickets(message: string): McpIntent | undefined {
   return undefined;
 }
 
+function parseTransactions(message: string): McpIntent | undefined {
+  if (!/\btransactions\b/i.test(message)) return undefined;
+  return {
+    kind: "call",
+    tool: BANK_TRANSACTIONS_TOOL,
+    args: {},
+    preface: "Reading your recent transactions.",
+  };
+}
+
 export function parseMcpIntent(text: string): McpIntent | undefined {
   const message = text.trim();
-  return parseCall(message) ?? parseTickets(message);
+  return parseCall(message) ?? parseTickets(message) ?? parseTransactions(message);
 }

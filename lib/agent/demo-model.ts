@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { InProcessPart, Message, ModelInput, ToolSpec } from "toolnexus";
 import { type DemoIntent, parseDemoIntent } from "./demo-intent";
-import { TICKET_TOOLS } from "./demo-mcp-intent";
+import { BANK_TRANSACTIONS_TOOL, TICKET_TOOLS } from "./demo-mcp-intent";
 import { composeReply, latestToolResults } from "./demo-reply";
 
 export const DEMO_MODEL_NAME = "toolnexus-demo";
@@ -36,6 +36,8 @@ export function demoHelp(tools: ToolSpec[]): string {
   if (names.has(TICKET_TOOLS.delete)) lines.push("• “delete ticket 7” (destructive: needs a reviewer)");
   if (names.has(TICKET_TOOLS.open))
     lines.push("• “open a ticket” (the ticket server asks you for the details)");
+  if (names.has(BANK_TRANSACTIONS_TOOL))
+    lines.push("• “show my transactions” (you sign in to Demo Bank first)");
   lines.push("", "Tools from MCP servers, which I call by name (“call <tool> {json arguments}”):");
   for (const tool of mcp)
     lines.push(`• ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ""}`);

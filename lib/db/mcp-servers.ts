@@ -13,10 +13,17 @@ export interface StoredMcpServer {
   headersEnc: string | null;
   disabled: boolean;
   updatedAt: Date;
+  /** Each user signs in to this server on their own; an admin may name a registered client. */
+  oauth: boolean;
+  oauthClientId: string | null;
+  oauthClientSecretEnc: string | null;
+  oauthScope: string | null;
 }
 
-/** What an admin page may show: never the sealed headers. */
-export type McpServerSummary = Omit<StoredMcpServer, "headersEnc"> & { createdAt: Date };
+/** What an admin page may show: never the sealed headers or client secret. */
+export type McpServerSummary = Omit<StoredMcpServer, "headersEnc" | "oauthClientSecretEnc"> & {
+  createdAt: Date;
+};
 
 const STORED_FIELDS = {
   id: true,
@@ -26,6 +33,10 @@ const STORED_FIELDS = {
   headersEnc: true,
   disabled: true,
   updatedAt: true,
+  oauth: true,
+  oauthClientId: true,
+  oauthClientSecretEnc: true,
+  oauthScope: true,
 } as const;
 
 function namesOf(value: unknown): string[] {
@@ -39,7 +50,7 @@ export async function listStoredMcpServers({ db }: { db: DbClient }): Promise<St
 
 export async function listMcpServerSummaries({ db }: { db: DbClient }): Promise<McpServerSummary[]> {
   const rows = await db.mcpServer.findMany({
-    select: { ...STORED_FIELDS, headersEnc: false, createdAt: true },
+    select: { ...STORED_FIELDS, headersEnc: false, oauthClientSecretEnc: false, createdAt: true },
     orderBy: { name: "asc" },
   });
   return rows.map((row) => ({ ...row, headerNames: namesOf(row.headerNames) }));
@@ -64,13 +75,28 @@ export async function createMcpServer({
   actorId,
 }: {
   db: DbClient;
-  server: { name: string; url: string; headerNames: string[]; headersEnc: string | null };
+  server: {
+    name: string;
+    url: string;
+    headerNames: string[];
+    headersEnc: string | null;
+    oauth?: { clientId: string | null; clientSecretEnc: string | null; scope: string | null };
+  };
   actorId: string;
 }): Promise<McpServerCreation> {
+  const { oauth, ...plain } = server;
+  const oauthColumns = oauth
+    ? {
+        oauth: true,
+        oauthClientId: oauth.clientId,
+        oauthClientSecretEnc: oauth.clientSecretEnc,
+        oauthScope: oauth.scope,
+      }
+    : {};
   try {
     return await db.$transaction(async (tx) => {
       const row = await tx.mcpServer.create({
-        data: { ...server, headerNames: toJson(server.headerNames), createdById: actorId },
+        data: { ...plain, ...oauthColumns, headerNames: toJson(server.headerNames), createdById: actorId },
         select: { id: true },
       });
       await recordAuditEntry({
@@ -79,7 +105,13 @@ export async function createMcpServer({
         action: "mcp_server.added",
         targetType: "mcp_server",
         targetId: row.id,
-        detail: { name: server.name, url: server.url, headerNames: server.headerNames },
+        detail: {
+          name: server.name,
+          url: server.url,
+          headerNames: server.headerNames,
+          // Which client, never its secret.
+          ...(oauth ? { oauth: true, oauthClientId: oauth.clientId } : {}),
+        },
       });
       return { outcome: "created" as const, id: row.id };
     }, engineTransaction);

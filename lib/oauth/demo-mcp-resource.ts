@@ -17,6 +17,8 @@ export interface DemoMcpResourceOptions {
   provider: Provider;
   /** What the protected resource metadata names as the resource; tests set another to see it refused. */
   advertisedResource?: string;
+  /** Refuse even listing the tools without a token, as many servers do. */
+  protectAll?: boolean;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -83,7 +85,8 @@ export function createDemoMcpResource(options: DemoMcpResourceOptions) {
     if (req.method !== "POST") return json(res, 405, { error: "method not allowed" });
     const body = await readJson(req);
     const accountId = await accountOf(req);
-    if (callsATool(body) && !accountId) return json(res, 401, { error: "invalid_token" }, challenge);
+    if ((options.protectAll || callsATool(body)) && !accountId)
+      return json(res, 401, { error: "invalid_token" }, challenge);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

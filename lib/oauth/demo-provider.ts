@@ -32,6 +32,8 @@ export interface DemoProviderOptions {
   accessTokenTtl?: number;
   /** The resource the MCP server's metadata advertises (tests give a wrong one); default its own URL. */
   mcpAdvertisedResource?: string;
+  /** The MCP server answers nothing, not even its tool list, without a token. */
+  mcpProtectAll?: boolean;
 }
 
 export interface DemoProvider {
@@ -143,6 +145,7 @@ export function createDemoProvider(options: DemoProviderOptions): DemoProvider {
     issuer,
     provider,
     ...(options.mcpAdvertisedResource ? { advertisedResource: options.mcpAdvertisedResource } : {}),
+    ...(options.mcpProtectAll ? { protectAll: true } : {}),
   });
 
   async function interaction(

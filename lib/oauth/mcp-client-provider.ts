@@ -56,9 +56,12 @@ function clientContext(server: string): string {
  * - `start`: the start link. No tokens, so the SDK always starts a fresh authorization; the state
  *   is ours, and the verifier and the authorization URL are captured for the route.
  * - `callback`: exchanging the code with the verifier stored at the start.
+ * - `probe`: the pool's anonymous connection, which lists tools and never holds a token.
  */
 export type McpProviderMode =
   | { kind: "run" }
+  /** The pool's anonymous connection that only lists tools: no user, nothing saved for one. */
+  | { kind: "probe" }
   | { kind: "start"; state: string; captured: { url?: URL; codeVerifier?: string } }
   | { kind: "callback"; codeVerifier: string };
 
@@ -124,6 +127,7 @@ export function createMcpOAuthProvider(options: {
       }
     },
     async saveTokens(tokens) {
+      if (mode.kind === "probe") return;
       const { issuer, ...rest } = tokens;
       const expiresAt =
         typeof rest.expires_in === "number" ? new Date(Date.now() + rest.expires_in * 1000) : null;

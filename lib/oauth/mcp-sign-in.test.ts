@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
-import type { McpSignInServer } from "./mcp-client-provider";
+import { disconnectMcpServer } from "./disconnect-mcp-server";
+import { type McpSignInServer, mcpTokensContext } from "./mcp-client-provider";
 import { mcpSignInSteps } from "./testing/mcp-sign-in-env";
 import { type OAuthTestEnv, withOAuthTestEnv } from "./testing/oauth-test-env";
+import { decryptToken } from "./token-crypto";
 
 describe("signing in to an MCP server (MCP authorization)", () => {
   let env: OAuthTestEnv;
@@ -139,6 +141,56 @@ describe("MCP sign-ins are per user, single use and checked", () => {
     const again = await steps.call(user.hub, { idempotencyKey: "refresh:2" });
     expect(again).toMatchObject({ isError: true, metadata: { pending: { kind: "authorization" } } });
     expect(await tokensOf(user.user.id)).toBeUndefined();
+  });
+});
+
+describe("disconnecting an MCP server", () => {
+  let env: OAuthTestEnv;
+  let db: DbClient;
+  let server: McpSignInServer;
+  withOAuthTestEnv((ready) => {
+    env = ready.env;
+    db = ready.db;
+    server = { name: "bank", url: `${env.server.issuer}/mcp`, oauth: {} };
+  });
+  const steps = mcpSignInSteps(() => ({ db, runtime: env.runtime, server }));
+  afterAll(() => steps.closeAll());
+
+  it("revokes the tokens at the authorization server (RFC 7009) and deletes them here", async () => {
+    const user = await steps.parkedUser();
+    await steps.complete(
+      user.actor,
+      (await steps.consent(await steps.begin(user.user.id, user.wireId))).searchParams,
+    );
+    const row = await db.mcpConnection.findUniqueOrThrow({
+      where: { userId_server: { userId: user.user.id, server: "bank" } },
+    });
+    const tokens = JSON.parse(
+      decryptToken(row.tokensEnc, env.runtime.keys.encryption, mcpTokensContext(user.user.id, "bank")),
+    );
+    const outcome = await disconnectMcpServer({
+      db,
+      runtime: env.runtime,
+      userId: user.user.id,
+      serverName: "bank",
+      server,
+    });
+    expect(outcome).toEqual({ status: "disconnected", revokedAtProvider: true });
+    expect(await env.server.demo.provider.AccessToken.find(tokens.access_token)).toBeUndefined();
+    expect(await env.server.demo.provider.RefreshToken.find(tokens.refresh_token)).toBeUndefined();
+    expect(await db.mcpConnection.count()).toBe(0);
+    // The next call asks for a sign-in again.
+    const again = await steps.call(user.hub, { idempotencyKey: "after-disconnect" });
+    expect(again).toMatchObject({ metadata: { pending: { kind: "authorization" } } });
+    expect(
+      await disconnectMcpServer({
+        db,
+        runtime: env.runtime,
+        userId: user.user.id,
+        serverName: "bank",
+        server,
+      }),
+    ).toEqual({ status: "not_connected" });
   });
 });
 

@@ -2,8 +2,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "@/app/_lib/test-engine";
 import { checkServerEntry } from "@/lib/agent/mcp/library-connection";
-import { openServerHeaders } from "@/lib/agent/mcp/server-headers";
+import { createServerLoader } from "@/lib/agent/mcp/load-desired-servers";
+import { openClientSecret, openServerHeaders } from "@/lib/agent/mcp/server-headers";
 import type { Db } from "@/lib/db/client";
+import { listMcpServerSummaries, listStoredMcpServers } from "@/lib/db/mcp-servers";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { toPublicError } from "@/lib/errors";
 import {
@@ -73,7 +75,51 @@ describe.each<TestProvider>(["sqlite", "postgres"])("managing remote MCP servers
     expect(JSON.stringify(audit)).not.toContain("sk-live");
   });
 
+  it("adds a server each user signs in to, with the admin's client: the secret sealed, read back only by the pool", async () => {
+    const admin = await newUser(db, "admin");
+    const added = await addRemoteServer(
+      {
+        actor: admin,
+        input: {
+          name: "tracker",
+          url: "https://tracker.example.test/mcp",
+          oauth: { clientId: "toolnexus-app", clientSecret: "cs-very-secret-42", scope: "issues:read" },
+        },
+      },
+      deps,
+    );
+    const row = await db.mcpServer.findUniqueOrThrow({ where: { id: added.id } });
+    expect(row).toMatchObject({ oauth: true, oauthClientId: "toolnexus-app", oauthScope: "issues:read" });
+    expect(row.oauthClientSecretEnc).not.toContain("cs-very-secret");
+    const load = createServerLoader({
+      listAdminServers: () => listStoredMcpServers({ db }),
+      openHeaders: (name, sealed) => openServerHeaders(name, sealed, keys),
+      openClientSecret: (name, sealed) => openClientSecret(name, sealed, keys),
+    });
+    const desired = (await load()).servers.find((server) => server.name === "tracker");
+    expect(desired).toMatchObject({
+      status: "enabled",
+      entry: {
+        transport: "http",
+        url: "https://tracker.example.test/mcp",
+        oauth: { clientId: "toolnexus-app", clientSecret: "cs-very-secret-42", scope: "issues:read" },
+      },
+    });
+    const audit = await db.auditLog.findMany({ where: { targetId: added.id } });
+    expect(audit).toMatchObject([
+      { detail: { name: "tracker", oauth: true, oauthClientId: "toolnexus-app" } },
+    ]);
+    expect(JSON.stringify(audit)).not.toContain("cs-very-secret");
+    const summaries = await listMcpServerSummaries({ db });
+    expect(JSON.stringify(summaries)).not.toContain(row.oauthClientSecretEnc!);
+  });
+
   it.each([
+    [
+      "a client secret without its client ID",
+      { name: "halfclient", url: "https://x.test/mcp", oauth: { clientSecret: "s" } },
+      "/oauth/clientSecret",
+    ],
     [
       "a command (stdio comes only from the config file)",
       { name: "evil", url: "https://x.test/mcp", command: "rm" },

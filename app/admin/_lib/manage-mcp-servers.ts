@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
 import { headersRecord, remoteServerInput } from "@/lib/agent/mcp/remote-server-input";
-import { sealServerHeaders } from "@/lib/agent/mcp/server-headers";
+import { sealClientSecret, sealServerHeaders } from "@/lib/agent/mcp/server-headers";
 import type { DbClient } from "@/lib/db/db-types";
 import {
   createMcpServer,
@@ -30,8 +30,20 @@ export const addRemoteServer = defineAction(
   { role: "admin", input: remoteServerInput },
   async ({ actor, input: server }, deps: McpServerDeps): Promise<{ id: string; name: string }> => {
     const headers = headersRecord(server);
+    const oauth = server.oauth;
+    const oauthEntry = oauth
+      ? {
+          ...(oauth.clientId ? { clientId: oauth.clientId } : {}),
+          ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}),
+          ...(oauth.scope ? { scope: oauth.scope } : {}),
+        }
+      : undefined;
     try {
-      deps.checkEntry(server.name, { url: server.url, ...(server.headers.length > 0 ? { headers } : {}) });
+      deps.checkEntry(server.name, {
+        url: server.url,
+        ...(server.headers.length > 0 ? { headers } : {}),
+        ...(oauthEntry ? { oauth: oauthEntry } : {}),
+      });
     } catch (error) {
       throw new AppError("bad_request:input", {
         message: error instanceof Error ? error.message : "The server's settings are not valid.",
@@ -45,6 +57,17 @@ export const addRemoteServer = defineAction(
         url: server.url,
         headerNames: server.headers.map((header) => header.name),
         headersEnc: sealServerHeaders(server.name, headers, deps.keys()),
+        ...(oauth
+          ? {
+              oauth: {
+                clientId: oauth.clientId || null,
+                clientSecretEnc: oauth.clientSecret
+                  ? sealClientSecret(server.name, oauth.clientSecret, deps.keys())
+                  : null,
+                scope: oauth.scope || null,
+              },
+            }
+          : {}),
       },
       actorId: actor.id,
     });

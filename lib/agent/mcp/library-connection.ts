@@ -32,6 +32,20 @@ export async function connectWithLibrary(name: string, config: McpServerConfig):
       }
       return { status: "failed", toolCount: 0, error: status?.error ?? "Not connected." };
     },
+    async call(tool, args, ctx) {
+      let found = hub.tools().find((candidate) => candidate.name === tool);
+      if (!found && hub.status().find((server) => server.name === name)?.status === "failed") {
+        // Not connected (the user may have signed in since): connect again, then look again.
+        await hub.addServer(name, config);
+        found = hub.tools().find((candidate) => candidate.name === tool);
+      }
+      if (found) return found.execute(args, ctx);
+      const status = hub.status().find((server) => server.name === name);
+      const authorization = config.transport === "http" ? config.authorization : undefined;
+      // A server that refuses even to list its tools until the user signs in.
+      if (status?.needsAuthorization && authorization) return authorization.pending(ctx);
+      return { output: `MCP server "${name}" does not offer ${tool} now`, isError: true };
+    },
     close: () => hub.close(),
   };
 }

@@ -10,6 +10,10 @@ export interface AdminServerRow {
   url: string;
   headersEnc: string | null;
   disabled: boolean;
+  oauth?: boolean;
+  oauthClientId?: string | null;
+  oauthClientSecretEnc?: string | null;
+  oauthScope?: string | null;
 }
 
 export interface ServerSources {
@@ -17,6 +21,20 @@ export interface ServerSources {
   configFile?: string;
   listAdminServers: () => Promise<AdminServerRow[]>;
   openHeaders: (serverName: string, sealed: string | null) => Record<string, string>;
+  /** Opens the client secret an admin entered; throws when it cannot be read. */
+  openClientSecret?: (serverName: string, sealed: string) => string;
+}
+
+/** The `oauth` entry of an admin's server, its client secret opened; undefined when not marked. */
+function oauthEntryOf(row: AdminServerRow, sources: ServerSources): Record<string, string> | undefined {
+  if (!row.oauth) return undefined;
+  const oauth: Record<string, string> = {};
+  if (row.oauthClientId) oauth.clientId = row.oauthClientId;
+  if (row.oauthScope) oauth.scope = row.oauthScope;
+  if (row.oauthClientSecretEnc && sources.openClientSecret) {
+    oauth.clientSecret = sources.openClientSecret(row.name, row.oauthClientSecretEnc);
+  }
+  return oauth;
 }
 
 function keyOf(entry: McpServerConfig): string {
@@ -101,16 +119,22 @@ export function createServerLoader(sources: ServerSources): () => Promise<Desire
       }
       if (row.disabled) return { ...base, status: "disabled" };
       let headers: Record<string, string>;
+      let oauth: Record<string, string> | undefined;
       try {
         headers = sources.openHeaders(row.name, row.headersEnc);
+        oauth = oauthEntryOf(row, sources);
       } catch {
         return {
           ...base,
           status: "invalid",
-          error: `${where}: its stored headers cannot be decrypted with the current key`,
+          error: `${where}: its stored headers or client secret cannot be decrypted with the current key`,
         };
       }
-      const entry = Object.keys(headers).length > 0 ? { url: row.url, headers } : { url: row.url };
+      const entry = {
+        url: row.url,
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
+        ...(oauth ? { oauth } : {}),
+      };
       try {
         return enabledOrDisabled(row.name, "admin", checkServerEntry(row.name, entry, where));
       } catch (error) {

@@ -1,4 +1,5 @@
-import type { McpServerConfig, Tool } from "toolnexus";
+import type { Context, McpServerConfig, Tool, ToolResult } from "toolnexus";
+import { type ConnectUser, isPerUser, PerUserConnections } from "./per-user-tools";
 
 /** Where a server was configured: the server's config file, or an admin at /admin/tools. */
 export type McpServerOrigin = "config" | "admin";
@@ -24,6 +25,8 @@ export type ConnectionState =
 export interface McpConnection {
   tools(): Tool[];
   state(): ConnectionState;
+  /** Calls a tool by its toolnexus name; a server waiting for its user's sign-in asks for it. */
+  call(tool: string, args: Record<string, unknown>, ctx: Context): Promise<ToolResult>;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,8 @@ export interface McpServerState {
   status: "connected" | "failed" | "disabled";
   toolCount: number;
   error?: string;
+  /** Each user signs in to this server on their own (it is marked `oauth`). */
+  perUser?: true;
 }
 
 export interface McpPoolStatus {
@@ -43,8 +48,11 @@ export interface McpPoolStatus {
 }
 
 export interface McpPool {
-  /** The tools of every connected server, after bringing the pool up to date with the config. */
-  tools(): Promise<Tool[]>;
+  /**
+   * The tools of every connected server, after bringing the pool up to date with the config.
+   * With `userId`, a server marked `oauth` offers its tools through that user's own connection.
+   */
+  tools(options?: { userId?: string }): Promise<Tool[]>;
   status(): Promise<McpPoolStatus>;
   /** The servers the config asks for, without connecting anything. */
   configured(): Promise<DesiredServers>;
@@ -58,6 +66,8 @@ interface Slot {
   connecting?: Promise<void>;
   error?: string;
   failedAt?: number;
+  /** Present for a server marked `oauth`: `connection` is then only the anonymous probe. */
+  perUser?: PerUserConnections;
 }
 
 // An admin's server may carry the name of one from the config file (it is then reported, not
@@ -80,6 +90,8 @@ function messageOf(error: unknown): string {
 export function createMcpPool(options: {
   loadServers: () => Promise<DesiredServers>;
   connect: ConnectServer;
+  /** Opens a user's own connection to a server marked `oauth`; without it such servers get none. */
+  connectUser?: ConnectUser;
   retryMs?: number;
   /** How long a run waits for servers still connecting; they join a later run. Default 20 s. */
   waitMs?: number;
@@ -96,6 +108,7 @@ export function createMcpPool(options: {
   const drop = (slot: Slot | undefined) => {
     const connection = slot?.connection;
     if (slot) slot.connection = undefined;
+    void slot?.perUser?.close();
     // A connection still being opened is closed by connect() once it sees it was replaced.
     void connection?.close().catch(() => {});
   };
@@ -148,6 +161,9 @@ export function createMcpPool(options: {
       }
       drop(slot);
       const fresh: Slot = { origin: server.origin, key: server.key };
+      if (isPerUser(server.entry) && options.connectUser) {
+        fresh.perUser = new PerUserConnections(server.name, server.entry, options.connectUser);
+      }
       slots.set(name, fresh);
       connect(server, fresh, server.entry);
     }
@@ -177,15 +193,22 @@ export function createMcpPool(options: {
   };
 
   return {
-    async tools() {
+    async tools(request = {}) {
       await sync();
       const taken = new Set<string>();
       const tools: Tool[] = [];
       for (const server of desired.servers) {
-        const connection = slots.get(slotName(server))?.connection;
-        if (connection === undefined) continue;
-        if (connection.state().status !== "connected") continue;
-        for (const tool of connection.tools()) {
+        const slot = slots.get(slotName(server));
+        const connection = slot?.connection;
+        let offered: Tool[];
+        if (slot?.perUser) {
+          offered = request.userId
+            ? await slot.perUser.forUser(request.userId, connection, waitMs)
+            : slot.perUser.known(connection);
+        } else if (connection !== undefined && connection.state().status === "connected") {
+          offered = connection.tools();
+        } else continue;
+        for (const tool of offered) {
           if (taken.has(tool.name)) continue;
           taken.add(tool.name);
           tools.push(tool);
@@ -204,6 +227,15 @@ export function createMcpPool(options: {
         if (!slot?.connection) {
           const error = slot?.connecting ? "Still connecting" : (slot?.error ?? "Not connected");
           return { ...base, status: "failed", toolCount: 0, error };
+        }
+        if (slot.perUser) {
+          // The probe cannot sign in; what counts is that the server answers and what it offers.
+          const toolCount = slot.perUser.known(slot.connection).length;
+          const state = slot.connection.state();
+          if (state.status === "connected" || toolCount > 0) {
+            return { ...base, status: "connected", toolCount, perUser: true };
+          }
+          return { ...base, ...state, perUser: true };
         }
         return { ...base, ...slot.connection.state() };
       });

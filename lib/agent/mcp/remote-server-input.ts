@@ -50,6 +50,23 @@ export const remoteServerInput = z
         (headers) => new Set(headers.map((header) => header.name.toLowerCase())).size === headers.length,
         "Each header may be given once",
       ),
+    /** Each user signs in on their own (MCP authorization); the client fields are optional. */
+    oauth: z
+      .object({
+        clientId: z.string().trim().max(500).default(""),
+        clientSecret: z
+          .string()
+          .max(2000)
+          .refine((text) => !/[\r\n\0]/.test(text), "A client secret must be one line")
+          .default(""),
+        scope: z.string().trim().max(1000).default(""),
+      })
+      .strict()
+      .refine((oauth) => oauth.clientSecret === "" || oauth.clientId !== "", {
+        message: "A client secret needs its client ID",
+        path: ["clientSecret"],
+      })
+      .optional(),
   })
   .strict();
 

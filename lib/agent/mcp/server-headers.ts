@@ -31,3 +31,20 @@ export function openServerHeaders(
   }
   return headers;
 }
+
+function clientSecretContext(serverName: string): string {
+  return `mcp-server:${serverName}:oauth-client-secret`;
+}
+
+/** Seals the client secret an admin entered for a server users sign in to. */
+export function sealClientSecret(
+  serverName: string,
+  secret: string,
+  keys: Pick<SecretKeys, "encryption">,
+): string {
+  return encryptToken(secret, keys.encryption, clientSecretContext(serverName));
+}
+
+export function openClientSecret(serverName: string, sealed: string, keys: SecretKeys): string {
+  return decryptToken(sealed, decryptionKeys(keys), clientSecretContext(serverName));
+}

@@ -16,13 +16,14 @@ export const TEST_APP_URL = "http://127.0.0.1:9";
 
 /** A running demo provider and a runtime (registry, fresh keys) pointing at it. */
 export async function startOAuthTestEnv(
-  options: { accessTokenTtl?: number; mcpAdvertisedResource?: string } = {},
+  options: { accessTokenTtl?: number; mcpAdvertisedResource?: string; mcpProtectAll?: boolean } = {},
 ) {
   const server = await startDemoProviderServer({
     port: 0,
     redirectUris: [`${TEST_APP_URL}/oauth/demo/callback`],
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
     ...(options.mcpAdvertisedResource ? { mcpAdvertisedResource: options.mcpAdvertisedResource } : {}),
+    ...(options.mcpProtectAll ? { mcpProtectAll: true } : {}),
   });
   const runtime: OAuthRuntime = {
     registry: loadProviderRegistry({ env: { OAUTH_DEMO_ISSUER: server.issuer }, demoMode: true }),
@@ -44,12 +45,16 @@ export function withOAuthTestEnv(
   {
     provider = "sqlite",
     mcpAdvertisedResource,
-  }: { provider?: TestProvider; mcpAdvertisedResource?: string } = {},
+    mcpProtectAll,
+  }: { provider?: TestProvider; mcpAdvertisedResource?: string; mcpProtectAll?: boolean } = {},
 ): void {
   let env: OAuthTestEnv | undefined;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    env = await startOAuthTestEnv(mcpAdvertisedResource ? { mcpAdvertisedResource } : {});
+    env = await startOAuthTestEnv({
+      ...(mcpAdvertisedResource ? { mcpAdvertisedResource } : {}),
+      ...(mcpProtectAll ? { mcpProtectAll } : {}),
+    });
     const store = await createTestDatabase(provider);
     drop = () => store.drop();
     onReady({ env, db: store.db });

@@ -11,7 +11,14 @@ interface HeaderDraft {
   value: string;
 }
 
-const fieldLabel: Record<string, string> = { "/name": "Name", "/url": "URL", "/headers": "Headers" };
+const fieldLabel: Record<string, string> = {
+  "/name": "Name",
+  "/url": "URL",
+  "/headers": "Headers",
+  "/oauth/clientId": "Client ID",
+  "/oauth/clientSecret": "Client secret",
+  "/oauth/scope": "Scope",
+};
 
 function issueText(issue: FieldIssue): string {
   const header = /^\/headers\/(\d+)\/(name|value)$/.exec(issue.path);
@@ -27,6 +34,8 @@ export function AddServerForm() {
   const [url, setUrl] = useState("");
   const [headers, setHeaders] = useState<HeaderDraft[]>([]);
   const [nextKey, setNextKey] = useState(1);
+  const [oauth, setOauth] = useState(false);
+  const [client, setClient] = useState({ clientId: "", clientSecret: "", scope: "" });
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<
     { ok: true; text: string } | { ok: false; text: string; issues: FieldIssue[] } | null
@@ -44,6 +53,7 @@ export function AddServerForm() {
       name,
       url,
       headers: headers.map((header) => ({ name: header.name, value: header.value })),
+      ...(oauth ? { oauth: client } : {}),
     }).catch(() => null);
     setBusy(false);
     if (!result)
@@ -53,6 +63,8 @@ export function AddServerForm() {
     setName("");
     setUrl("");
     setHeaders([]);
+    setOauth(false);
+    setClient({ clientId: "", clientSecret: "", scope: "" });
     router.refresh();
   };
 
@@ -120,6 +132,53 @@ export function AddServerForm() {
       <p className="muted">
         Header values (an API key, a bearer token) are stored encrypted and never shown again.
       </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="oauth"
+          checked={oauth}
+          disabled={busy}
+          onChange={(event) => setOauth(event.target.checked)}
+        />
+        Each user signs in (MCP authorization, OAuth)
+      </label>
+      {oauth && (
+        <fieldset className="admin-server-header">
+          <legend>Sign-in client (optional)</legend>
+          <p className="muted">
+            Leave empty to let the app register itself at the server's authorization server. Register{" "}
+            <code>/oauth/mcp/{name || "<name>"}/callback</code> under the app's URL as the redirect URI.
+          </p>
+          <label>
+            Client ID
+            <input
+              value={client.clientId}
+              autoComplete="off"
+              disabled={busy}
+              onChange={(event) => setClient({ ...client, clientId: event.target.value })}
+            />
+          </label>
+          <label>
+            Client secret
+            <input
+              type="password"
+              value={client.clientSecret}
+              autoComplete="new-password"
+              disabled={busy}
+              onChange={(event) => setClient({ ...client, clientSecret: event.target.value })}
+            />
+          </label>
+          <label>
+            Scope
+            <input
+              value={client.scope}
+              autoComplete="off"
+              disabled={busy}
+              onChange={(event) => setClient({ ...client, scope: event.target.value })}
+            />
+          </label>
+        </fieldset>
+      )}
       <div className="admin-cell-actions">
         <button
           type="button"

@@ -10,6 +10,8 @@ export interface ServerRow {
   status: McpServerState["status"];
   toolCount: number;
   error?: string;
+  /** Each user signs in to it; `client` names the admin's registered client, if any. */
+  perUser?: { client?: string };
   /** Present for servers added here: what the admin may disable or remove. */
   admin?: { id: string; url: string; headerNames: string[]; disabled: boolean };
 }
@@ -38,6 +40,7 @@ export async function loadServersSection({
       toolCount: server.toolCount,
     };
     if (server.error) row.error = server.error;
+    if (server.perUser) row.perUser = stored?.oauthClientId ? { client: stored.oauthClientId } : {};
     if (stored) {
       row.admin = {
         id: stored.id,

@@ -60,6 +60,14 @@ export function ServersSection({ section, configFile }: { section: Section; conf
                   {row.admin && row.admin.headerNames.length > 0 && (
                     <div className="muted">Headers: {row.admin.headerNames.join(", ")} (values hidden)</div>
                   )}
+                  {row.perUser && (
+                    <div className="muted">
+                      Each user signs in
+                      {row.perUser.client
+                        ? ` (client ${row.perUser.client})`
+                        : " (client registered dynamically)"}
+                    </div>
+                  )}
                 </th>
                 <td>{row.origin === "config" ? "Config file" : "Added here"}</td>
                 <td>

@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from "vitest";
+import type { DbClient } from "@/lib/db/db-types";
+import type { McpSignInServer } from "@/lib/oauth/mcp-client-provider";
+import { mcpSignInSteps } from "@/lib/oauth/testing/mcp-sign-in-env";
+import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
+import { type OAuthTestEnv, withOAuthTestEnv } from "@/lib/oauth/testing/oauth-test-env";
+import { withUserAuthorization } from "./app-mcp-pool";
+import { connectWithLibrary } from "./library-connection";
+import type { McpConnection } from "./mcp-pool";
+
+// A server that refuses even to list its tools without a token: the user's connection cannot
+// list, a call by name asks for the sign-in, and once signed in the same connection connects
+// again and the call goes through.
+
+describe("an MCP server that lists nothing before the sign-in", () => {
+  let env: OAuthTestEnv;
+  let db: DbClient;
+  let server: McpSignInServer;
+  const open: McpConnection[] = [];
+  withOAuthTestEnv(
+    (ready) => {
+      env = ready.env;
+      db = ready.db;
+      server = { name: "bank", url: `${env.server.issuer}/mcp`, oauth: {} };
+    },
+    { mcpProtectAll: true },
+  );
+  const steps = mcpSignInSteps(() => ({ db, runtime: env.runtime, server }));
+  afterAll(async () => {
+    await Promise.all(open.map((connection) => connection.close()));
+  });
+
+  it("asks for the sign-in, then connects again and calls", async () => {
+    const entry = { transport: "http" as const, url: server.url, disabled: false, oauth: {} };
+    const fixture = await createParkedAuthorization(db, { wireId: "placeholder", provider: "mcp:bank" });
+    const connection = await connectWithLibrary(
+      "bank",
+      withUserAuthorization("bank", entry, fixture.user.id, { db, runtime: () => env.runtime }),
+    );
+    open.push(connection);
+    expect(connection.state()).toMatchObject({ status: "failed", error: "Waiting for the user to sign in" });
+    expect(connection.tools()).toEqual([]);
+
+    const first = await connection.call("bank_recent_transactions", {}, { idempotencyKey: "r1:c1" });
+    const pending = first.metadata?.pending as { id: string; kind: string } | undefined;
+    expect(pending?.kind).toBe("authorization");
+    await db.request.update({ where: { id: fixture.request.id }, data: { requestId: pending!.id } });
+    const url = await steps.begin(fixture.user.id, pending!.id);
+    const back = await steps.consent(url);
+    await steps.complete({ id: fixture.user.id, role: "user" }, back.searchParams);
+
+    const result = await connection.call("bank_recent_transactions", {}, { idempotencyKey: "r1:c1" });
+    expect(result).toMatchObject({ isError: false });
+    expect(result.output).toContain("Dana Demo:");
+    expect(connection.state().status).toBe("connected");
+  });
+});
