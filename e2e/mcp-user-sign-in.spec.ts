@@ -84,25 +84,20 @@ test.describe("MCP servers that need each user's sign-in", () => {
     expect(start?.status()).toBe(403);
     expect(await db.oAuthState.count({ where: { requestRowId: row.id } })).toBe(0);
 
-    // The owner starts; the stranger arrives at the callback with the owner's code and state.
-    let callback = "";
-    await owner.page.route("**/oauth/mcp/bank/callback**", async (route) => {
-      callback = route.request().url();
-      await route.abort();
-    });
+    // The owner signs in; the stranger then arrives at the callback with the owner's code and
+    // state. The account check comes first, so they are told so and get nothing.
+    const callbackUrl = recordCallback(owner.page);
     await chat.requestCard("authorization").getByRole("link", { name: providerLink }).click();
     const bank = new DemoBankPage(owner.page);
     await bank.signInAsDemo();
     await bank.allow.click();
-    await expect.poll(() => callback).toContain("state=");
-    const stolen = await stranger.page.goto(callback);
+    await expect(chat.assistantMessages().last()).toContainText("Dana Demo:");
+    const stolen = await stranger.page.goto(callbackUrl());
     expect(stolen?.status()).toBe(403);
     await expect(stranger.page.getByTestId("oauth-error")).toHaveText(
       "This sign-in was started by a different account",
     );
-    expect(await db.mcpConnection.count()).toBe(
-      await db.mcpConnection.count({ where: { NOT: { userId: stranger.user.id } } }),
-    );
-    expect((await db.request.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("open");
+    expect(await db.mcpConnection.count({ where: { userId: stranger.user.id } })).toBe(0);
+    expect(await db.mcpConnection.count({ where: { userId: owner.user.id } })).toBe(1);
   });
 });

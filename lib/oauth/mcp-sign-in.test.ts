@@ -140,6 +140,10 @@ describe("MCP sign-ins are per user, single use and checked", () => {
     await refresh!.destroy();
     const again = await steps.call(user.hub, { idempotencyKey: "refresh:2" });
     expect(again).toMatchObject({ isError: true, metadata: { pending: { kind: "authorization" } } });
+    // Neither the new request nor any result on the way names a token.
+    for (const token of [first!.access_token, second!.access_token, second!.refresh_token!]) {
+      expect(JSON.stringify([refreshed, again])).not.toContain(token);
+    }
     expect(await tokensOf(user.user.id)).toBeUndefined();
   });
 });
