@@ -126,6 +126,25 @@ describe("the requests API with tokens", () => {
     expect([unknown.status, (await unknown.json()).code]).toEqual([404, "not_found:request"]);
   });
 
+  it("ends an event stream once its token is revoked", async () => {
+    const owner = await newUser(db, "user");
+    const { token, id } = await tokenFor(owner);
+    const made = await (
+      await create(post(token, { kind: "question", prompt: "Coffee?" }), noParams, services())
+    ).json();
+    const response = await events(get(token, `${BASE}/${made.id}/events`), idParams(made.id), {
+      ...services(),
+      streamHeartbeatMs: 50,
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes(": still open")) text += (await reader.read()).value ?? "";
+    await revokeApiTokenById({ db, id, actorId: owner.id });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
+    // The stream ended with the request still open: nothing but the first event was sent.
+    expect(text.match(/event: request/g)).toHaveLength(1);
+  });
+
   it("refuses a missing, unknown, revoked or expired token and the wrong scope, storing nothing", async () => {
     const owner = await newUser(db, "user");
     const readOnly = await tokenFor(owner, ["requests:read"]);

@@ -40,6 +40,8 @@ export interface ApiRouteSpec<
 export interface ApiServices {
   db: DbClient;
   engine: Engine;
+  /** How often an event stream re-checks its token and writes a keep-alive; 15 s by default. */
+  streamHeartbeatMs?: number;
 }
 
 export interface ApiCall<Params, Query, Body> {

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { z } from "zod";
+import { authenticateApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import { AppError } from "@/lib/errors";
 import type {
@@ -124,11 +125,12 @@ const STREAM_MAX_MS = 10 * 60_000;
  */
 export async function requestEventsCall(
   call: CallOf<typeof requestEventsRoute>,
-  { engine }: ApiServices,
+  { db, engine, streamHeartbeatMs = HEARTBEAT_MS }: ApiServices,
 ): Promise<ApiReply> {
   const caller = callerOf(call);
   const input = { requestId: call.params.id, ownerId: caller.actor.id };
   const first = await engine.readOwnRequest(input);
+  const authorization = call.request.headers.get("authorization");
   const encoder = new TextEncoder();
   const signal = call.request.signal;
   const stream = new ReadableStream<Uint8Array>({
@@ -141,14 +143,20 @@ export async function requestEventsCall(
         const until = Date.now() + STREAM_MAX_MS;
         let current = first;
         while (current.status === "open" && !signal.aborted && Date.now() < until) {
-          current = await engine.waitForRequest({ ...input, timeoutMs: HEARTBEAT_MS, signal });
+          current = await engine.waitForRequest({ ...input, timeoutMs: streamHeartbeatMs, signal });
+          // A token revoked (or expired) meanwhile ends its streams at the next beat (throws).
+          await authenticateApiToken({ db, authorization });
           if (current.status !== "open") event(current);
           else send(": still open\n\n");
         }
       } catch {
-        // The client left, or the request could not be read any more: the stream just ends.
+        // The client left, its token was revoked, or the request could not be read any more.
       } finally {
-        controller.close();
+        try {
+          controller.close();
+        } catch {
+          // Already cancelled by the client.
+        }
       }
     },
   });
