@@ -5,6 +5,7 @@ import { E2E_AUTH_SECRET } from "./e2e/topology/app-instance";
 
 const PORT = Number(process.env.E2E_PORT || 3310);
 const OAUTH_PORT = PORT + 1;
+const MAIL_PORT = PORT + 2;
 const baseURL = `http://localhost:${PORT}`;
 
 // One fresh database per `playwright test` run. This file is evaluated again in every worker;
@@ -35,6 +36,10 @@ const serverEnv: Record<string, string> = {
   OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
   // The webhook journeys' receivers listen on this machine (ADR 0036).
   TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE: "1",
+  // Email goes to the project's mail catcher, which keeps it in this run's folder (/demo/mail).
+  TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${MAIL_PORT}`,
+  TOOLNEXUS_MAIL_CATCHER_FILE: path.join(process.env.E2E_DATA_DIR, "caught-mail.jsonl"),
+  MAIL_CATCHER_PORT: String(MAIL_PORT),
 };
 
 export default defineConfig({
@@ -102,6 +107,13 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "pipe",
       stderr: "pipe",
+    },
+    {
+      command: "npx tsx scripts/mail-catcher.ts",
+      port: MAIL_PORT,
+      env: serverEnv,
+      timeout: 60_000,
+      reuseExistingServer: false,
     },
     {
       command: "npx tsx scripts/demo-oauth-provider.ts",

@@ -1,7 +1,7 @@
 // From a fresh clone to a running app in one command (`npm run quickstart`): install the locked
 // dependencies when needed, migrate the embedded database, seed the demo accounts, build, then
-// serve the app on PORT (3000) next to the local demo OAuth provider. Plain Node on purpose:
-// it has to run before anything is installed.
+// serve the app on PORT (3000) next to the local demo OAuth provider and the local mail
+// catcher. Plain Node on purpose: it has to run before anything is installed.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 
@@ -15,6 +15,15 @@ const env = {
 };
 const port = env.PORT || "3000";
 env.PORT = port;
+// Email goes to the project's local mail catcher (listed at /demo/mail), so it works offline,
+// unless an SMTP server is configured; webhooks may reach receivers on this machine.
+const catchMail = !env.TOOLNEXUS_SMTP_URL;
+if (catchMail) {
+  env.MAIL_CATCHER_PORT ||= "2525";
+  env.TOOLNEXUS_SMTP_URL = `smtp://127.0.0.1:${env.MAIL_CATCHER_PORT}`;
+  env.TOOLNEXUS_MAIL_CATCHER_FILE ||= "data/mail-catcher.jsonl";
+}
+env.TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE ??= "1";
 
 function step(title, command, args) {
   console.log(`\n▶ ${title}`);
@@ -41,8 +50,13 @@ step("Building the app", "npx", ["next", "build"]);
 
 // Each server gets a process group of its own, so stopping it also stops what npx started.
 const serve = (command, args) => spawn(command, args, { stdio: "inherit", env, detached: true });
-const children = [serve("npx", ["tsx", "scripts/demo-oauth-provider.ts"]), serve("node", ["server.mjs"])];
+const children = [
+  serve("npx", ["tsx", "scripts/demo-oauth-provider.ts"]),
+  ...(catchMail ? [serve("npx", ["tsx", "scripts/mail-catcher.ts"])] : []),
+  serve("node", ["server.mjs"]),
+];
 console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
+if (catchMail) console.log(`  Email is caught locally: see http://localhost:${port}/demo/mail`);
 if (env.TOOLNEXUS_MCP_CONFIG)
   console.log(`  MCP servers from ${env.TOOLNEXUS_MCP_CONFIG} (see /admin/tools)`);
 console.log("");

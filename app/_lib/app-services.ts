@@ -12,9 +12,12 @@ import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { handOverOnTerminate } from "@/lib/engine/hand-over-on-terminate";
 import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
+import { readMailConfig } from "@/lib/notify/mail-config";
+import { createMailWorker } from "@/lib/notify/mail-worker";
 import { privateAddressesAllowed } from "@/lib/notify/webhook-address";
 import { openWebhookSecret } from "@/lib/notify/webhook-secret";
 import { createWebhookWorker } from "@/lib/notify/webhook-worker";
+import { appBaseUrl } from "@/lib/oauth/app-url";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
@@ -62,13 +65,16 @@ async function build(): Promise<AppServices> {
     openSecret: (endpointId, sealed) => openWebhookSecret(endpointId, sealed, getOAuthRuntime().keys),
   });
   webhooks.start();
+  // So is email about new requests (ADR 0037); without TOOLNEXUS_SMTP_URL it only closes notices.
+  const mail = createMailWorker({ db, instanceId, mail: readMailConfig(), appUrl: appBaseUrl() });
+  mail.start();
   // Servers connect while the app starts (a stdio server's process can take seconds), so the
   // first run finds their tools instead of waiting; problems are statuses, never thrown.
   void mcp.status().catch((error: unknown) => console.error("[mcp] the servers could not be read", error));
   // On SIGTERM (or Ctrl+C) the runs this process drives go to a peer at once, before Next's own
   // shutdown lets the process exit.
   handOverOnTerminate(async () => {
-    await Promise.all([engine.stop(), webhooks.stop()]);
+    await Promise.all([engine.stop(), webhooks.stop(), mail.stop()]);
   });
   return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }

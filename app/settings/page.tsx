@@ -3,12 +3,18 @@ import Link from "next/link";
 import { RoleBadge } from "@/components/role-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
 import { requirePageUser } from "@/lib/auth/guards";
+import { getDb } from "@/lib/db/client";
+import { getEmailModeByUser } from "@/lib/db/mail-notices";
+import { readMailSettings } from "@/lib/notify/mail-config";
+import { EmailModeForm } from "./email-mode-form";
 
 export const metadata: Metadata = { title: "Settings · toolnexus" };
 
 export default async function SettingsPage() {
   const user = await requirePageUser("/settings");
   const model = describeModel(readModelConfig());
+  const emailMode = await getEmailModeByUser({ db: getDb(), userId: user.id });
+  const mail = readMailSettings();
 
   return (
     <div className="stack">
@@ -39,6 +45,16 @@ export default async function SettingsPage() {
           Let a program ask people through this inbox with the HTTP API.{" "}
           <Link href="/settings/tokens">Manage API tokens</Link>
         </p>
+      </section>
+      <section className="card stack" aria-labelledby="email-title">
+        <h2 id="email-title">Email</h2>
+        {!mail && (
+          <p className="muted">This server has no mail server configured, so no email is sent for now.</p>
+        )}
+        <EmailModeForm
+          mode={emailMode}
+          digestMinutes={mail ? Math.round(mail.digestWindowMs / 60_000) : null}
+        />
       </section>
       <section className="card stack" aria-labelledby="model-title">
         <h2 id="model-title">Model</h2>

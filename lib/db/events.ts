@@ -3,6 +3,7 @@ import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
+import { enqueueMailNoticesForEvents } from "./mail-notices";
 import { engineTransaction } from "./transaction-options";
 import { enqueueWebhooksForEvents } from "./webhook-outbox";
 
@@ -76,9 +77,10 @@ async function insertEvents({
   }));
   await tx.event.createMany({ data: rows });
   const events = rows.map((row) => toThreadEvent({ ...row, payload: row.payload }));
-  // Every event reaches the log through here, so the webhook outbox is written in the very
-  // transaction that stores the event, however the callers' transactions are arranged.
+  // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
+  // the very transaction that stores the event, however the callers' transactions are arranged.
   await enqueueWebhooksForEvents({ tx, events });
+  await enqueueMailNoticesForEvents({ tx, events });
   return events;
 }
 

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newUser } from "@/app/_lib/test-engine";
+import { getEmailModeByUser } from "@/lib/db/mail-notices";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
+import { toPublicError } from "@/lib/errors";
+import { setEmailMode } from "./set-email-mode";
+
+describe.each<TestProvider>(["sqlite", "postgres"])("the email setting on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("is at once by default, changes only the signed-in person's own, and refuses bad input", async () => {
+    const db = database.db;
+    const [alice, bob] = [await newUser(db, "user"), await newUser(db, "reviewer")];
+    expect(await getEmailModeByUser({ db, userId: alice.id })).toBe("instant");
+    await setEmailMode({ actor: alice, input: { mode: "digest" } }, { db });
+    await setEmailMode({ actor: alice, input: { mode: "off" } }, { db });
+    expect(await getEmailModeByUser({ db, userId: alice.id })).toBe("off");
+    expect(await getEmailModeByUser({ db, userId: bob.id })).toBe("instant");
+    // Whose setting it is comes from the session: an id in the input is refused, not followed.
+    const refused = await setEmailMode(
+      { actor: alice, input: { mode: "digest", userId: bob.id } },
+      { db },
+    ).then(() => null, toPublicError);
+    expect(refused).toMatchObject({ code: "bad_request:input" });
+    const bad = await setEmailMode({ actor: bob, input: { mode: "hourly" } }, { db }).then(
+      () => null,
+      toPublicError,
+    );
+    expect(bad).toMatchObject({ code: "bad_request:input", issues: [{ path: "/mode" }] });
+    expect(await getEmailModeByUser({ db, userId: bob.id })).toBe("instant");
+    expect(await getEmailModeByUser({ db, userId: alice.id })).toBe("off");
+  });
+});

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { defineAction } from "@/app/_lib/define-action";
+import type { DbClient } from "@/lib/db/db-types";
+import { setEmailModeByUser } from "@/lib/db/mail-notices";
+import { EMAIL_MODES } from "@/lib/domain/notifications";
+
+const emailModeInput = z.object({ mode: z.enum(EMAIL_MODES) }).strict();
+
+/**
+ * How the signed-in person hears of new requests by email. Only their own setting: the user id
+ * comes from the session, never from the input. It applies to requests opened from now on.
+ */
+export const setEmailMode = defineAction(
+  { role: "user", input: emailModeInput },
+  async ({ actor, input: { mode } }, { db }: { db: DbClient }) => {
+    await setEmailModeByUser({ db, userId: actor.id, mode });
+    return { mode };
+  },
+);

@@ -1,0 +1,65 @@
+"use client";
+
+import { useState } from "react";
+import type { EmailMode } from "@/lib/domain/notifications";
+import { setEmailModeAction } from "./actions";
+
+const CHOICES: { mode: EmailMode; label: string }[] = [
+  { mode: "instant", label: "At once: one email per new request" },
+  { mode: "digest", label: "Digest: one email with the new requests of each period" },
+  { mode: "off", label: "Off: no email" },
+];
+
+/** The person's email setting; saved on Save, and the page says so or says why not. */
+export function EmailModeForm({ mode, digestMinutes }: { mode: EmailMode; digestMinutes: number | null }) {
+  const [chosen, setChosen] = useState<EmailMode>(mode);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const onSubmit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(null);
+    const result = await setEmailModeAction({ mode: chosen }).catch(() => null);
+    setBusy(false);
+    if (!result) return setOutcome({ ok: false, text: "The setting could not be saved. Please try again." });
+    if (!result.ok) return setOutcome({ ok: false, text: result.error.message });
+    setOutcome({ ok: true, text: "Saved." });
+  };
+
+  return (
+    <form className="stack" onSubmit={onSubmit}>
+      <fieldset>
+        <legend>Email me about new requests I can answer</legend>
+        {CHOICES.map((choice) => (
+          <label key={choice.mode} className="radio-row">
+            <input
+              type="radio"
+              name="emailMode"
+              value={choice.mode}
+              checked={chosen === choice.mode}
+              disabled={busy}
+              onChange={() => setChosen(choice.mode)}
+            />{" "}
+            {choice.mode === "digest" && digestMinutes !== null
+              ? `Digest: one email with the new requests of each ${digestMinutes} minutes`
+              : choice.label}
+          </label>
+        ))}
+      </fieldset>
+      <div>
+        <button type="submit" className="button" disabled={busy}>
+          Save email setting
+        </button>
+      </div>
+      {outcome && (
+        <p
+          role={outcome.ok ? "status" : "alert"}
+          className={outcome.ok ? "alert alert-info" : "alert alert-error"}
+        >
+          {outcome.text}
+        </p>
+      )}
+    </form>
+  );
+}

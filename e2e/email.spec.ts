@@ -1,0 +1,64 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { ChatPage } from "./pages/chat-page";
+import { RequestPage } from "./pages/request-page";
+
+// Email through the project's mail catcher, which the harness runs next to the app: the
+// reviewer's mail links to the request, the link opens it for them and for nobody who may not
+// answer it, and a reviewer who chose "Off" at /settings gets none.
+
+const PROMPT = "Approve deploying web v1.4 to production?";
+
+async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
+test("a reviewer's email about a new approval opens it for them, not for someone else; Off sends none", async ({
+  signInAs,
+}) => {
+  const quiet = await signInAs("reviewer");
+  await quiet.page.goto("/settings");
+  await expectNoAxeViolations(quiet.page);
+  await quiet.page.getByRole("radio", { name: /^Off/ }).check();
+  await quiet.page.getByRole("button", { name: "Save email setting" }).click();
+  await expect(quiet.page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  await quiet.page.reload();
+  await expect(quiet.page.getByRole("radio", { name: /^Off/ })).toBeChecked();
+
+  const reviewer = await signInAs("reviewer");
+  const user = await signInAs("user");
+  const chat = new ChatPage(user.page);
+  await chat.startNewChat();
+  await chat.say("deploy v1.4 to production");
+  await expect(chat.requestCard("approval", PROMPT)).toBeVisible();
+
+  // The demo page lists what the catcher caught; the reviewer finds their mail there.
+  const mail = reviewer.page.getByRole("listitem", {
+    name: `Mail to ${reviewer.user.email}: Approval needed: ${PROMPT}`,
+  });
+  await expect(async () => {
+    await reviewer.page.goto("/demo/mail");
+    await expect(mail).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expectNoAxeViolations(reviewer.page);
+  const link = mail.getByRole("link", { name: /\/requests\// });
+  const href = await link.getAttribute("href");
+  expect(href).toMatch(/^http:\/\/localhost:\d+\/requests\/[^/]+$/);
+  await link.click();
+  await new RequestPage(reviewer.page).expectPrompt(PROMPT);
+  await expect(new RequestPage(reviewer.page).form.approve).toBeVisible();
+
+  // The same link, opened by someone who may not answer the request, shows nothing of it.
+  const stranger = await signInAs("user");
+  const response = await stranger.page.goto(href!);
+  expect(response?.status()).toBe(403);
+  await expect(stranger.page.getByText(PROMPT)).toHaveCount(0);
+
+  await reviewer.page.goto("/demo/mail");
+  await expect(
+    reviewer.page.getByRole("listitem", { name: `Mail to ${quiet.user.email}: Approval needed: ${PROMPT}` }),
+  ).toHaveCount(0);
+  await expect(mail).toHaveCount(1);
+});

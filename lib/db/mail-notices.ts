@@ -1,0 +1,149 @@
+import "server-only";
+import type { ThreadEvent } from "@/lib/domain/events";
+import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
+import { hasRole, parseRole } from "@/lib/domain/roles";
+import type { DbClient, DbTx } from "./db-types";
+
+/**
+ * The mail outbox: one notice per request that opened, in the transaction of the `pending`
+ * event that opened it (called from the one place events are written), so no request is missed
+ * by a crash and none is announced twice when a later park lists it again.
+ */
+export async function enqueueMailNoticesForEvents({ tx, events }: { tx: DbTx; events: ThreadEvent[] }) {
+  const ids = events.flatMap((event) =>
+    event.type === "pending"
+      ? event.requests.filter((view) => view.status === "open").map((view) => view.id)
+      : [],
+  );
+  if (ids.length === 0) return;
+  const known = await tx.mailNotice.findMany({
+    where: { requestRowId: { in: ids } },
+    select: { requestRowId: true },
+  });
+  const seen = new Set(known.map((row) => row.requestRowId));
+  const fresh = [...new Set(ids)].filter((id) => !seen.has(id));
+  if (fresh.length === 0) return;
+  const at = new Date(events[0]!.createdAt);
+  await tx.mailNotice.createMany({
+    data: fresh.map((requestRowId) => ({ requestRowId, nextAttemptAt: at })),
+  });
+}
+
+export async function listDueMailNotices({ db, now, limit }: { db: DbClient; now: Date; limit: number }) {
+  return db.mailNotice.findMany({
+    where: { status: "pending", nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: "asc" },
+    take: limit,
+    select: { id: true, requestRowId: true },
+  });
+}
+
+/** One conditional update: of racing workers only the first still finds the notice due. */
+export async function claimMailNoticeById({
+  db,
+  id,
+  owner,
+  now,
+  leaseMs,
+}: {
+  db: DbClient;
+  id: string;
+  owner: string;
+  now: Date;
+  leaseMs: number;
+}): Promise<boolean> {
+  const claimed = await db.mailNotice.updateMany({
+    where: { id, status: "pending", nextAttemptAt: { lte: now } },
+    data: { leaseOwner: owner, nextAttemptAt: new Date(now.getTime() + leaseMs) },
+  });
+  return claimed.count === 1;
+}
+
+/** Who may answer a request, with how each wants to hear of it: its owner, or every reviewer. */
+export async function listMailRecipientsByRequest({
+  db,
+  requestRowId,
+}: {
+  db: DbClient;
+  requestRowId: string;
+}) {
+  const request = await db.request.findUnique({
+    where: { id: requestRowId },
+    select: { ownerId: true, audience: true, status: true },
+  });
+  if (request?.status !== "open") return [];
+  const users = await db.user.findMany({
+    where:
+      request.audience === "owner"
+        ? { id: request.ownerId, email: { not: null } }
+        : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
+    select: { id: true, role: true },
+  });
+  const audience = users.filter(
+    (user) => request.audience === "owner" || hasRole(parseRole(user.role), "reviewer"),
+  );
+  const settings = await db.notificationSetting.findMany({
+    where: { userId: { in: audience.map((user) => user.id) } },
+  });
+  const modes = new Map(settings.map((row) => [row.userId, parseEmailMode(row.emailMode)]));
+  return audience.map((user) => ({ userId: user.id, mode: modes.get(user.id) ?? ("instant" as EmailMode) }));
+}
+
+/**
+ * Turns a claimed notice into its mail items, then marks it done; false when the claim was lost.
+ * No interactive transaction: the items are unique per request and person, so a worker that
+ * died between the two steps leaves a notice whose next fan-out finds them made and adds none.
+ */
+export async function fanOutMailNoticeById({
+  db,
+  id,
+  owner,
+  requestRowId,
+  items,
+}: {
+  db: DbClient;
+  id: string;
+  owner: string;
+  requestRowId: string;
+  items: { userId: string; mode: Exclude<EmailMode, "off">; dueAt: Date }[];
+}): Promise<boolean> {
+  if (items.length > 0) {
+    const known = await db.mailItem.findMany({ where: { requestRowId }, select: { userId: true } });
+    const seen = new Set(known.map((row) => row.userId));
+    const fresh = items.filter((item) => !seen.has(item.userId));
+    if (fresh.length > 0)
+      await db.mailItem.createMany({ data: fresh.map((item) => ({ ...item, requestRowId })) });
+  }
+  const done = await db.mailNotice.updateMany({
+    where: { id, status: "pending", leaseOwner: owner },
+    data: { status: "done", leaseOwner: null },
+  });
+  return done.count === 1;
+}
+
+export async function getEmailModeByUser({
+  db,
+  userId,
+}: {
+  db: DbClient;
+  userId: string;
+}): Promise<EmailMode> {
+  const row = await db.notificationSetting.findUnique({ where: { userId } });
+  return parseEmailMode(row?.emailMode);
+}
+
+export async function setEmailModeByUser({
+  db,
+  userId,
+  mode,
+}: {
+  db: DbClient;
+  userId: string;
+  mode: EmailMode;
+}) {
+  await db.notificationSetting.upsert({
+    where: { userId },
+    create: { userId, emailMode: mode },
+    update: { emailMode: mode },
+  });
+}
