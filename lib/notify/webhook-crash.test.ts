@@ -37,7 +37,12 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhooks across a killed in
       const people = await seedPeople(database.db);
       await registerEndpoint(database.db, receiver.url, people.admin.id, ["request.created"]);
       // Its worker has looked once and will not look again for a minute: the kill lands first.
-      const first = child({ DATABASE_URL: database.url, LEASE_MS: "60000", POLL_MS: "60000" });
+      const first = child({
+        DATABASE_URL: database.url,
+        LEASE_MS: "60000",
+        POLL_MS: "60000",
+        START_AFTER_MS: "60000",
+      });
       await first.waitFor(/^ready$/);
       first.send(`announce ${people.threadId}`);
       await first.waitFor(/^committed$/);

@@ -236,8 +236,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhook deliveries on %s", 
       const other = database.connect();
       const a = worker();
       const b = worker({ db: other });
-      const [made] = await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
-      expect(made).toBeGreaterThanOrEqual(0);
+      await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
       for (let pass = 0; pass < 5; pass += 1) await Promise.all([a.tick(), b.tick()]);
       const ids = receiver.received.map((hit) => hit.headers["webhook-id"]);
       expect(ids).toHaveLength(12);
