@@ -88,7 +88,7 @@ export function mcpSignInSteps(get: () => { db: DbClient; runtime: OAuthRuntime;
     });
   }
 
-  function complete(actor: { id: string; role: "user" }, params: URLSearchParams) {
+  function complete(actor: { id: string; role: "user" }, params: URLSearchParams, now?: Date) {
     const { db, runtime, server } = get();
     return completeMcpAuthorization({
       db,
@@ -98,6 +98,7 @@ export function mcpSignInSteps(get: () => { db: DbClient; runtime: OAuthRuntime;
       serverName: server.name,
       params,
       answerRequest: claimingAnswerer(db),
+      ...(now ? { now } : {}),
     });
   }
 

@@ -20,7 +20,8 @@ export async function startOAuthTestEnv(
 ) {
   const server = await startDemoProviderServer({
     port: 0,
-    redirectUris: [`${TEST_APP_URL}/oauth/demo/callback`],
+    // The demo's own client may also serve the MCP server's sign-in (a pre-registered client).
+    redirectUris: [`${TEST_APP_URL}/oauth/demo/callback`, `${TEST_APP_URL}/oauth/mcp/bank/callback`],
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
     ...(options.mcpAdvertisedResource ? { mcpAdvertisedResource: options.mcpAdvertisedResource } : {}),
     ...(options.mcpProtectAll ? { mcpProtectAll: true } : {}),
