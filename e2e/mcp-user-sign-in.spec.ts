@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { DemoBankPage } from "./pages/demo-bank-page";
+import { McpServersPage } from "./pages/mcp-servers-page";
 
 // The quick start's Demo Bank MCP server (in the demo provider, the app's port + 1) needs each
 // user's own sign-in: MCP authorization with dynamic client registration, PKCE and `resource`.
@@ -99,5 +100,35 @@ test.describe("MCP servers that need each user's sign-in", () => {
     );
     expect(await db.mcpConnection.count({ where: { userId: stranger.user.id } })).toBe(0);
     expect(await db.mcpConnection.count({ where: { userId: owner.user.id } })).toBe(1);
+  });
+
+  test("an admin adds a server each user signs in to, with a client whose secret is never shown", async ({
+    signInAs,
+  }) => {
+    const admin = await signInAs("admin");
+    const servers = new McpServersPage(admin.page);
+    await servers.goto();
+    await expect(servers.row("bank")).toContainText("Each user signs in (client registered dynamically)");
+    await expect(servers.row("bank")).toContainText("Connected");
+
+    const secret = `cs-${Date.now().toString(36)}-do-not-show`;
+    // The demo provider (and its MCP server) runs on the app's port + 1.
+    const url = `http://localhost:${Number(new URL(admin.page.url()).port) + 1}/mcp`;
+    await servers.name.fill("bankcopy");
+    await servers.url.fill(url);
+    await servers.form.getByLabel("Each user signs in (MCP authorization, OAuth)").check();
+    await servers.form.getByLabel("Client ID").fill("toolnexus-copy");
+    await servers.form.getByLabel("Client secret").fill(secret);
+    await servers.add.click();
+    await expect(servers.formStatus).toHaveText("Added bankcopy.");
+    const row = servers.row("bankcopy");
+    await expect(row).toContainText("Each user signs in (client toolnexus-copy)");
+    await expect(row).toContainText("Connected");
+    await admin.page.reload();
+    expect(await admin.page.content()).not.toContain(secret);
+
+    admin.page.once("dialog", (dialog) => void dialog.accept());
+    await row.getByRole("button", { name: "Remove bankcopy" }).click();
+    await expect(servers.row("bankcopy")).toHaveCount(0);
   });
 });

@@ -75,7 +75,7 @@ export async function disconnectMcpServer(options: {
     } catch (error) {
       // Only the reason's name: a response could quote anything.
       logger.warn(
-        { server: serverName, reason: (error as Error)?.name },
+        { server: serverName, errorType: (error as Error)?.name },
         "could not revoke the MCP server's token",
       );
     }
