@@ -41,8 +41,11 @@ export function readMailConfig(env: Env = process.env): MailConfig | null {
   const settings = readMailSettings(env);
   if (!settings) return null;
   return {
-    // Bounded, so an attempt ends well inside the worker's lease on the mail it sends.
+    // Pooled, so a burst (a new approval for every reviewer) reuses connections; bounded, so an
+    // attempt ends well inside the worker's lease on the mail it sends.
     transport: nodemailer.createTransport(settings.url, {
+      pool: true,
+      maxConnections: 2,
       connectionTimeout: 20_000,
       greetingTimeout: 20_000,
       socketTimeout: 30_000,

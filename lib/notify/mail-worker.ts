@@ -161,8 +161,9 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       logger.error({ err: error }, "mail pass failed");
       return 0;
     });
-    void running.then(() => {
-      if (!stopped) timer = setTimeout(loop, pollMs);
+    void running.then((sent) => {
+      // A pass that sent mail may have left more due: go again at once rather than after a poll.
+      if (!stopped) timer = setTimeout(loop, sent > 0 ? 0 : pollMs);
     });
   };
 
