@@ -175,4 +175,28 @@ describe("a run that calls an MCP server its user must sign in to", () => {
     ]);
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });
+
+  it("asks for a fresh sign-in, not a tool error, once the user's grant is revoked at the server", async () => {
+    const parked = await askForTransactions("revoked@example.test");
+    await signIn(parked, "demo");
+    expect((await finalText(parked.runId)).text).toContain("Dana Demo:");
+    const [access, refresh] = await tokensOf(parked.user.id);
+    await (await env.server.demo.provider.AccessToken.find(access!))?.destroy();
+    await (await env.server.demo.provider.RefreshToken.find(refresh!))?.destroy();
+
+    const { runId } = await engine.startRun({
+      threadId: parked.threadId,
+      userId: parked.user.id,
+      message: "show my transactions",
+    });
+    await engine.idle();
+    const again = await db.request.findFirstOrThrow({ where: { runId } });
+    expect(again).toMatchObject({
+      kind: "authorization",
+      status: "open",
+      toolName: "bank_recent_transactions",
+    });
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "pending" });
+    expect(await db.mcpConnection.count({ where: { userId: parked.user.id } })).toBe(0);
+  });
 });
