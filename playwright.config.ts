@@ -33,6 +33,8 @@ const serverEnv: Record<string, string> = {
   // Slow enough that a reply is still streaming when a test reloads; fast enough for every journey.
   TOOLNEXUS_DEMO_DELTA_MS: "100",
   TOOLNEXUS_APP_URL: baseURL,
+  // A reviewer's "I'm on it" lapses after this long, so a journey can watch one lapse.
+  TOOLNEXUS_TAKE_SECONDS: "15",
   OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
   // The webhook journeys' receivers listen on this machine (ADR 0036).
   TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE: "1",

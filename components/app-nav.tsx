@@ -16,8 +16,11 @@ export function AppNav({
   user,
   model,
   signOutAction,
+  inboxCount,
 }: {
   user: NavUser | null;
+  /** How many requests wait for the signed-in person (the nav keeps it live). */
+  inboxCount?: number;
   model: ModelLabel;
   signOutAction: () => Promise<void>;
 }) {
@@ -30,7 +33,10 @@ export function AppNav({
         {user ? (
           // On a phone the links and the account fold into one menu, so the header stays one row.
           <Disclosure label="Menu" className="app-menu" toggleClassName="app-menu-toggle">
-            <NavLinks admin={hasRole(user.role, "admin")} />
+            <NavLinks
+              admin={hasRole(user.role, "admin")}
+              {...(inboxCount === undefined ? {} : { inboxCount })}
+            />
             <div className="app-account">
               <ModelBadge model={model} />
               <span data-testid="signed-in-user">

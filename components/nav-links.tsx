@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { InboxCount } from "./inbox-count";
 
 // `section` is the path prefix under which a link shows as the current page.
 const LINKS = [
@@ -12,8 +13,12 @@ const LINKS = [
 
 const ADMIN_LINK = { href: "/admin/users", label: "Admin", section: "/admin" } as const;
 
-/** `admin` adds the Admin entry; the admin pages refuse everyone else by themselves. */
-export function NavLinks({ admin }: { admin: boolean }) {
+/**
+ * `admin` adds the Admin entry; the admin pages refuse everyone else by themselves.
+ * `inboxCount` is how many requests wait for the viewer when the page was rendered; the
+ * Inbox entry keeps it live.
+ */
+export function NavLinks({ admin, inboxCount }: { admin: boolean; inboxCount?: number }) {
   const pathname = usePathname();
   const links = admin ? [...LINKS, ADMIN_LINK] : LINKS;
   return (
@@ -24,6 +29,7 @@ export function NavLinks({ admin }: { admin: boolean }) {
           <li key={link.href}>
             <Link href={link.href} aria-current={active ? "page" : undefined}>
               {link.label}
+              {link.href === "/inbox" && inboxCount !== undefined && <InboxCount initial={inboxCount} />}
             </Link>
           </li>
         );

@@ -29,12 +29,21 @@ async function sessionEnded(url: string): Promise<boolean> {
  * Keeps a server-rendered page current: follows a version stream (`openVersionStream`) at
  * `url` and re-renders the page (`router.refresh()`, which keeps client state such as
  * selections and typed text) whenever the version it is sent differs from the one the page
- * was rendered at.
+ * was rendered at. With `onChange`, a new version goes there instead of re-rendering the page,
+ * for a stream whose version is itself what is shown (a count).
  */
-export function useLiveVersion(url: string, pageVersion: string): LiveState {
+export function useLiveVersion(
+  url: string,
+  pageVersion: string,
+  onChange?: (version: string) => void,
+): LiveState {
   const router = useRouter();
   const [state, setState] = useState<LiveState>("connecting");
   const known = useRef(pageVersion);
+  const changed = useRef(onChange);
+  useEffect(() => {
+    changed.current = onChange;
+  }, [onChange]);
 
   // A render the viewer caused themselves (a bulk answer, new filters) is as current as it says.
   useEffect(() => {
@@ -54,7 +63,8 @@ export function useLiveVersion(url: string, pageVersion: string): LiveState {
       setState("live");
       if (event.data === known.current) return;
       known.current = event.data;
-      router.refresh();
+      if (changed.current) changed.current(event.data);
+      else router.refresh();
     };
 
     const open = () => {

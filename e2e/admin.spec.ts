@@ -33,7 +33,8 @@ test("an admin's role change applies on that user's next request, without signin
 
   const member = await signInAs("user");
   const request = new RequestPage(member.page);
-  expect((await member.page.goto(`/requests/${firstRow!.id}`))?.status()).toBe(403);
+  // Not theirs to see: it reads as unknown, exactly like an id that does not exist.
+  expect((await member.page.goto(`/requests/${firstRow!.id}`))?.status()).toBe(404);
 
   const admin = await signInAs("admin");
   const adminPage = new AdminPage(admin.page);
@@ -58,9 +59,10 @@ test("an admin's role change applies on that user's next request, without signin
   await expect(request.form.approve).toBeVisible();
   await adminPage.changeRole(member.user.email, "user");
   await request.form.approve.click();
-  await expect(request.form.alert).toHaveText("You are not allowed to answer this request.");
-  expect((await member.page.goto(`/requests/${secondRow!.id}`))?.status()).toBe(403);
-  await expect(member.page.getByRole("heading", { name: "403 — Forbidden" })).toBeVisible();
+  // No longer theirs to see: refused as if unknown, like an id that does not exist.
+  await expect(request.form.alert).toHaveText("This request does not exist.");
+  expect((await member.page.goto(`/requests/${secondRow!.id}`))?.status()).toBe(404);
+  await expect(member.page.getByRole("heading", { name: "404 — Not found" })).toBeVisible();
   await member.shell.expectSignedIn(member.user.name, "user");
   expect((await db.request.findUniqueOrThrow({ where: { id: secondRow!.id } })).status).toBe("open");
 

@@ -3,7 +3,11 @@ import { ChatPage } from "./pages/chat-page";
 import { RequestPage } from "./pages/request-page";
 
 test.describe("refusals", () => {
-  test("another user's request and chat are forbidden", async ({ signInAs, db, request }) => {
+  test("another user's request reads as unknown, and their chat is forbidden", async ({
+    signInAs,
+    db,
+    request,
+  }) => {
     const owner = await signInAs("user");
     const chat = new ChatPage(owner.page);
     await chat.startNewChat();
@@ -13,10 +17,22 @@ test.describe("refusals", () => {
 
     const stranger = await signInAs("user");
     const page = new RequestPage(stranger.page);
+    // Answered exactly as an unknown id is, so the stranger cannot tell that the request exists.
     const response = await stranger.page.goto(`/requests/${row.id}`);
-    expect(response?.status()).toBe(403);
-    await expect(stranger.page.getByRole("heading", { name: "403 — Forbidden" })).toBeVisible();
+    expect(response?.status()).toBe(404);
+    const foreignText = await stranger.page.getByRole("main").textContent();
     await expect(page.form.submit).toHaveCount(0);
+    const unknown = await stranger.page.goto("/requests/cmnosuchrequest000000000");
+    expect(unknown?.status()).toBe(404);
+    expect(await stranger.page.getByRole("main").textContent()).toBe(foreignText);
+    // So does the inbox's split view.
+    await stranger.page.goto(`/inbox?selected=${row.id}`);
+    const foreignPane = await stranger.page.getByRole("region", { name: "Selected request" }).textContent();
+    await stranger.page.goto("/inbox?selected=cmnosuchrequest000000000");
+    expect(await stranger.page.getByRole("region", { name: "Selected request" }).textContent()).toBe(
+      foreignPane,
+    );
+    expect(foreignPane).toContain("This request does not exist.");
 
     const chatResponse = await stranger.page.goto(`/chat/${chat.threadId()}`);
     expect(chatResponse?.status()).toBe(403);
@@ -47,18 +63,21 @@ test.describe("refusals", () => {
     await firstPage.goto(row.id);
     await stalePage.goto(row.id);
 
+    // The reason is optional, and the label says so.
+    await expect(second.page.getByText("Reason for declining (optional)")).toBeVisible();
     await stalePage.form.declineReason.fill("Not today");
     await firstPage.form.approve.click();
     await firstPage.form.expectReadOnly("Answered");
 
     await stalePage.form.decline.click();
-    await expect(stalePage.form.alert).toHaveText(/already been answered|no longer open/);
+    await expect(stalePage.form.alert).toHaveText("This request has already been answered.");
     const answers = await db.answer.findMany({ where: { requestRowId: row.id } });
     expect(answers.map((a) => [a.actorId, a.ok])).toEqual([[first.user.id, true]]);
 
-    await second.page.reload();
+    // Without a reload, the stale tab turns into the answered view and says who answered.
     await stalePage.form.expectReadOnly("Answered");
     await expect(second.page.getByText(`By ${first.user.name}`)).toBeVisible();
+    await expect(stalePage.form.declineReason).toHaveCount(0);
     await expect(chat.toolCard("deploy")).toContainText(/Deployed web v5\.5 to production/);
   });
 });

@@ -39,6 +39,7 @@ export const appErrorCatalog = {
   "not_found:allowance": { status: 404, message: "This tool is not allowed in this chat (any more)." },
   "conflict:answer": { status: 409, message: "This request has already been answered." },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
+  "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
   "conflict:run_finished": { status: 409, message: "This run has already ended." },
   "conflict:run_changed": {

@@ -5,6 +5,21 @@ import { InboxList } from "@/components/inbox/inbox-list";
 import { answerManyAction } from "./actions";
 
 /** Binds the inbox list to the bulk answer action. */
-export function InboxBulk({ items, canBulk }: { items: InboxItem[]; canBulk: boolean }) {
-  return <InboxList items={items} canBulk={canBulk} submitBulk={answerManyAction} />;
+export function InboxBulk({
+  items,
+  canBulk,
+  selectedId,
+}: {
+  items: InboxItem[];
+  canBulk: boolean;
+  selectedId?: string;
+}) {
+  return (
+    <InboxList
+      items={items}
+      canBulk={canBulk}
+      submitBulk={answerManyAction}
+      {...(selectedId ? { selectedId } : {})}
+    />
+  );
 }

@@ -2,14 +2,19 @@ import Link from "next/link";
 import { getAppServices } from "@/app/_lib/app-services";
 import type { InboxItem } from "@/components/inbox/inbox-item";
 import { InboxLiveStatus } from "@/components/inbox/inbox-live-status";
+import { InboxShortcuts } from "@/components/inbox/inbox-shortcuts";
 import { requirePageUser } from "@/lib/auth/guards";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
+import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { hasRole } from "@/lib/domain/roles";
-import { INBOX_PAGE_SIZE, inboxSearch, parseInboxFilters } from "./_lib/inbox-filters";
+import { INBOX_PAGE_SIZE, inboxHref, parseInboxFilters, readSelectedId } from "./_lib/inbox-filters";
 import { InboxBulk } from "./inbox-bulk";
+import { InboxDetail } from "./inbox-detail";
 import { InboxFilterForm } from "./inbox-filter-form";
+import "@/components/chat/chat.css";
 import "@/components/inbox/inbox.css";
+import "@/components/request-form/request-form.css";
 
 export const metadata = { title: "Inbox · toolnexus" };
 
@@ -18,7 +23,8 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function InboxPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const filters = parseInboxFilters(params);
-  const user = await requirePageUser(`/inbox${inboxSearch(filters)}`);
+  const selected = readSelectedId(params);
+  const user = await requirePageUser(inboxHref(filters, selected));
   const { db, engine } = await getAppServices();
   // Requests past their time are closed before listing, so the inbox never offers a dead one.
   await engine.expireDueRequests();
@@ -41,6 +47,19 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
         },
       });
   const reviewer = hasRole(user.role, "reviewer");
+  const takes = reviewer
+    ? await listTakesByRequestIds({
+        db,
+        ids: rows.filter((row) => row.audience === "reviewers" && row.status === "open").map((row) => row.id),
+        now: new Date(),
+      })
+    : new Map<string, never>();
+  const takeOf = (id: string) => {
+    const held = takes.get(id);
+    return held
+      ? { take: { takerName: held.takerName, until: held.until, mine: held.takerId === user.id } }
+      : {};
+  };
   const items: InboxItem[] = rows.map((row) => ({
     id: row.id,
     kind: row.kind,
@@ -49,46 +68,70 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
     audience: row.audience,
     status: row.status,
     createdAt: row.createdAt,
+    href: inboxHref(filters, row.id),
     ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
     ...(reviewer && row.ownerId !== user.id && row.ownerName ? { ownerName: row.ownerName } : {}),
+    ...takeOf(row.id),
   }));
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
 
   return (
-    <section className="stack" aria-labelledby="inbox-title">
+    <section
+      className={`stack inbox-page${selected ? " inbox-has-selection" : ""}`}
+      aria-labelledby="inbox-title"
+    >
       <h1 id="inbox-title" className="page-title">
         Inbox
       </h1>
-      <p className="muted">
-        {reviewer ? "Approvals waiting for a reviewer, and your own requests." : "Requests from your chats."}
-      </p>
-      <InboxFilterForm filters={filters} />
-      <div className="inbox-summary">
-        <p className="muted" aria-live="polite">
-          {total === 1 ? "1 request" : `${total} requests`}
-        </p>
-        <InboxLiveStatus version={version} />
+      <InboxShortcuts />
+      <div className="inbox-split">
+        <div className="inbox-pane inbox-pane-list stack">
+          <p className="muted">
+            {reviewer
+              ? "Approvals waiting for a reviewer, and your own requests."
+              : "Requests from your chats."}
+          </p>
+          <InboxFilterForm filters={filters} />
+          <div className="inbox-summary">
+            <p className="muted" aria-live="polite">
+              {total === 1 ? "1 request" : `${total} requests`}
+            </p>
+            <InboxLiveStatus version={version} />
+          </div>
+          {filters.searchError ? (
+            <p className="alert alert-error" role="alert">
+              {filters.searchError.message}
+            </p>
+          ) : (
+            <InboxBulk items={items} canBulk={reviewer} {...(selected ? { selectedId: selected } : {})} />
+          )}
+          {pages > 1 && (
+            <nav aria-label="Pages" className="inbox-pages">
+              {filters.page > 1 && (
+                <Link href={inboxHref({ ...filters, page: filters.page - 1 }, selected)}>Previous</Link>
+              )}
+              <span>
+                Page {Math.min(filters.page, pages)} of {pages}
+              </span>
+              {filters.page < pages && (
+                <Link href={inboxHref({ ...filters, page: filters.page + 1 }, selected)}>Next</Link>
+              )}
+            </nav>
+          )}
+        </div>
+        <section className="inbox-pane inbox-pane-detail" aria-label="Selected request">
+          {selected ? (
+            <InboxDetail
+              selected={selected}
+              user={user}
+              listHref={inboxHref(filters)}
+              services={{ db, engine }}
+            />
+          ) : (
+            <p className="muted inbox-detail-empty">Select a request to see it here.</p>
+          )}
+        </section>
       </div>
-      {filters.searchError ? (
-        <p className="alert alert-error" role="alert">
-          {filters.searchError.message}
-        </p>
-      ) : (
-        <InboxBulk items={items} canBulk={reviewer} />
-      )}
-      {pages > 1 && (
-        <nav aria-label="Pages" className="inbox-pages">
-          {filters.page > 1 && (
-            <Link href={`/inbox${inboxSearch(filters, { page: filters.page - 1 })}`}>Previous</Link>
-          )}
-          <span>
-            Page {Math.min(filters.page, pages)} of {pages}
-          </span>
-          {filters.page < pages && (
-            <Link href={`/inbox${inboxSearch(filters, { page: filters.page + 1 })}`}>Next</Link>
-          )}
-        </nav>
-      )}
     </section>
   );
 }

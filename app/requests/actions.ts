@@ -2,6 +2,10 @@
 
 import { serveAction } from "@/app/_lib/serve-action";
 import { submitAnswer } from "./_lib/submit-answer";
+import { takeRequest } from "./_lib/take-request";
 
 /** Answers one parked request; the run resumes on the server once its turn is complete. */
 export const answerRequestAction = serveAction(submitAnswer);
+
+/** A reviewer's "I'm on it" for one request, or letting go of it. */
+export const takeRequestAction = serveAction(takeRequest);

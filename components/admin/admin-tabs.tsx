@@ -6,6 +6,7 @@ const TABS = [
   { href: "/admin/tools", label: "Tools" },
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/tokens", label: "API tokens" },
+  { href: "/admin/audit", label: "Audit" },
 ] as const;
 
 /** The admin section's own navigation, under its page title. */

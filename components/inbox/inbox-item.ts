@@ -1,4 +1,4 @@
-import type { BulkDecision, BulkOutcome, InboxRow } from "@/lib/domain/inbox";
+import type { BulkDecision, BulkOutcome, InboxRow, TakeView } from "@/lib/domain/inbox";
 import type { ActionResult } from "@/lib/errors";
 
 /** One row of the inbox, as the page hands it to the list: the stored row minus what stays on the server. */
@@ -6,9 +6,13 @@ export type InboxItem = Pick<
   InboxRow,
   "id" | "kind" | "prompt" | "toolName" | "audience" | "status" | "createdAt"
 > & {
+  /** Where the row's link goes: the inbox with this request selected beside the list. */
+  href: string;
   expiresAt?: string;
   /** Who the request belongs to, for reviewers looking at other people's requests. */
   ownerName?: string;
+  /** Who said "I'm on it", while that lasts. */
+  take?: TakeView;
 };
 
 export type SubmitBulk = (input: {

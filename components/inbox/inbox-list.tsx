@@ -8,12 +8,16 @@ import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { unsentResult } from "@/lib/errors";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
+import { RequestAge } from "./request-age";
+import { TakenNote } from "./taken-note";
 
 interface InboxListProps {
   items: InboxItem[];
   /** Reviewers may approve or decline several open approvals at once. */
   canBulk: boolean;
   submitBulk: SubmitBulk;
+  /** The request shown beside the list, marked as the current one. */
+  selectedId?: string;
 }
 
 interface BulkReport {
@@ -25,7 +29,7 @@ function selectable(item: InboxItem, canBulk: boolean): boolean {
   return canBulk && item.kind === "approval" && item.status === "open";
 }
 
-export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
+export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListProps) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState("");
@@ -87,7 +91,11 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
     <div className="inbox">
       <ul className="inbox-list" aria-label="Requests">
         {items.map((item) => (
-          <li key={item.id} className="inbox-row">
+          <li
+            key={item.id}
+            className={`inbox-row${item.id === selectedId ? " inbox-row-selected" : ""}`}
+            data-request-id={item.id}
+          >
             {anySelectable && (
               <input
                 type="checkbox"
@@ -98,16 +106,27 @@ export function InboxList({ items, canBulk, submitBulk }: InboxListProps) {
               />
             )}
             <div className="inbox-row-main">
-              <Link href={`/requests/${item.id}`} className="inbox-prompt">
+              <Link
+                href={item.href}
+                className="inbox-prompt"
+                aria-current={item.id === selectedId ? "true" : undefined}
+                scroll={false}
+              >
                 {item.prompt}
               </Link>
               <div className="inbox-meta muted">
                 <span className="badge">{item.kind}</span> <span className="badge">{item.status}</span>{" "}
                 <code>{item.toolName}</code>
                 {item.ownerName && <span> · for {item.ownerName}</span>}
+                {item.take && item.status === "open" && (
+                  <>
+                    {" "}
+                    <TakenNote take={item.take} />
+                  </>
+                )}
                 <span>
                   {" "}
-                  · asked <time dateTime={item.createdAt}>{new Date(item.createdAt).toUTCString()}</time>
+                  · asked <RequestAge createdAt={item.createdAt} />
                 </span>
                 {item.expiresAt && item.status === "open" && (
                   <span>

@@ -28,7 +28,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
   };
 
   return (
-    <div className="tn-approval">
+    <div className="tn-approval" data-shortcut="approval">
       {edit ? (
         <SchemaAnswerForm
           schema={edit.schema}
@@ -38,17 +38,23 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           idPrefix={`approval${reasonId.replace(/:/g, "")}`}
           onValid={(values) => void send({ ok: true, data: values })}
         >
-          <button type="submit" className="button" disabled={busy}>
+          <button type="submit" className="button" disabled={busy} data-shortcut="approve">
             Approve
           </button>
         </SchemaAnswerForm>
       ) : (
-        <button type="button" className="button" disabled={busy} onClick={() => void send({ ok: true })}>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          data-shortcut="approve"
+          onClick={() => void send({ ok: true })}
+        >
           Approve
         </button>
       )}
       <div className="tn-decline">
-        <label htmlFor={reasonId}>Reason for declining</label>
+        <label htmlFor={reasonId}>Reason for declining (optional)</label>
         <textarea
           id={reasonId}
           value={reason}
@@ -56,6 +62,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           maxLength={DECLINE_REASON_MAX_CHARS}
           aria-describedby={`${reasonId}-limit`}
           disabled={busy}
+          data-shortcut="decline-reason"
           onChange={(event) => setReason(event.target.value)}
         />
         <p id={`${reasonId}-limit`} className="muted field-hint">

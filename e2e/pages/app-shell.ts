@@ -25,7 +25,16 @@ export class AppShell {
   }
 
   link(name: "Chat" | "Inbox" | "Settings" | "Admin"): Locator {
-    return this.nav.getByRole("link", { name, exact: true });
+    // The Inbox entry also says how many requests wait ("Inbox 3 waiting").
+    return this.nav.getByRole("link", {
+      name: name === "Inbox" ? /^Inbox( \d+ waiting)?$/ : name,
+      exact: true,
+    });
+  }
+
+  /** The number beside "Inbox": requests waiting for the signed-in person; absent at zero. */
+  get inboxCount(): Locator {
+    return this.nav.getByTestId("inbox-count");
   }
 
   async expectSignedIn(name: string, role: string): Promise<void> {

@@ -1,6 +1,10 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { RequestForm } from "./request-form";
 
-/** The inbox: URL-driven filters, the request list, the reviewer's bulk bar and the live indicator. */
+/**
+ * The inbox: URL-driven filters, the request list, the reviewer's bulk bar, the live indicator,
+ * and the selected request beside the list (the split view).
+ */
 export class InboxPage {
   readonly list: Locator;
   readonly kind: Locator;
@@ -15,6 +19,10 @@ export class InboxPage {
   readonly empty: Locator;
   /** "Live" while the inbox follows changes, "Reconnecting…" while it cannot. */
   readonly live: Locator;
+  /** The split view's right-hand side. */
+  readonly detail: Locator;
+  /** The answer form of the selected request. */
+  readonly detailForm: RequestForm;
 
   constructor(readonly page: Page) {
     this.list = page.getByRole("list", { name: "Requests" });
@@ -26,10 +34,14 @@ export class InboxPage {
     this.apply = filters.getByRole("button", { name: "Apply" });
     this.approveSelected = page.getByRole("button", { name: "Approve selected" });
     this.declineSelected = page.getByRole("button", { name: "Decline selected" });
-    this.bulkReason = page.getByLabel("Reason for declining (optional)");
+    this.bulkReason = page
+      .getByRole("region", { name: "Answer selected approvals" })
+      .getByLabel("Reason for declining (optional)");
     this.results = page.getByRole("list", { name: "Results" });
     this.empty = page.getByText("No requests match these filters.");
     this.live = page.getByRole("status").filter({ hasText: /^(Connecting…|Live|Reconnecting…)$/ });
+    this.detail = page.getByRole("region", { name: "Selected request" });
+    this.detailForm = new RequestForm(this.detail);
   }
 
   async goto(query = ""): Promise<void> {
@@ -41,8 +53,17 @@ export class InboxPage {
     return this.list.getByRole("listitem").filter({ hasText: prompt });
   }
 
-  async open(prompt: string): Promise<void> {
+  /** Shows the request beside the list, as a click on its row does. */
+  async selectRow(prompt: string): Promise<void> {
     await this.list.getByRole("link", { name: prompt }).first().click();
+    await expect(this.page).toHaveURL(/[?&]selected=[a-z0-9]+/);
+    await expect(this.detail.getByRole("heading", { level: 2, name: prompt })).toBeVisible();
+  }
+
+  /** Opens the request on its own page, by way of the split view. */
+  async open(prompt: string): Promise<void> {
+    await this.selectRow(prompt);
+    await this.detail.getByRole("link", { name: "Open on its own page" }).click();
     await expect(this.page).toHaveURL(/\/requests\/[^/]+$/);
   }
 

@@ -103,4 +103,20 @@ describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on 
     const change = async () => resolve(await addRequest(bob.id, "reviewers"), "cancelled");
     expect(await moved(change)).toEqual(["bob", "rita"]);
   });
+
+  it("moves for the reviewers when someone takes one of their requests or lets it go", async () => {
+    const approval = await addRequest(bob.id, "reviewers");
+    const take = (takenById: string | null) =>
+      db.request.update({
+        where: { id: approval },
+        data: {
+          takenById,
+          takenUntil: takenById ? new Date(Date.now() + 60_000) : null,
+          takeChangedAt: new Date(),
+        },
+      });
+    expect(await moved(() => take(rita.id))).toEqual(["rita"]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await moved(() => take(null))).toEqual(["rita"]);
+  });
 });

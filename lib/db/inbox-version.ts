@@ -39,5 +39,21 @@ async function versionOfHalf(db: DbClient, half: InboxHalf): Promise<string> {
     ),
   ]);
   const latest = Math.max(0, ...newest.map((row) => row?.createdAt.getTime() ?? 0));
-  return `${open}.${latest.toString(36)}`;
+  const taken = half.audience === "reviewers" ? await latestTakeChange(db) : "";
+  return `${open}.${latest.toString(36)}${taken}`;
+}
+
+/**
+ * Reviewers see who is on which of their requests, so a take (or letting go) moves their
+ * version: the newest take change among open reviewers' requests, one seek of the
+ * `(status, audience, takeChangedAt)` index. A take that lapses changes nothing stored; the
+ * page hides it by its own clock.
+ */
+async function latestTakeChange(db: DbClient): Promise<string> {
+  const row = await db.request.findFirst({
+    where: { status: "open", audience: "reviewers", takeChangedAt: { not: null } },
+    orderBy: { takeChangedAt: "desc" },
+    select: { takeChangedAt: true },
+  });
+  return row?.takeChangedAt ? `.${row.takeChangedAt.getTime().toString(36)}` : "";
 }

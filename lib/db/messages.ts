@@ -99,3 +99,30 @@ export async function getRunPromptByRunId({
   if (!row) return null;
   return { seq: row.seq, content: (row.content as unknown as { content: string }).content };
 }
+
+/**
+ * The last `limit` messages of a thread up to the end of one run's part of it: what the chat
+ * had said when that run parked. Reads newest first along `(threadId, seq)` and stops at `limit`.
+ */
+export async function listRecentMessagesByRun({
+  db,
+  threadId,
+  runId,
+  limit,
+}: {
+  db: DbClient;
+  threadId: string;
+  runId: string;
+  limit: number;
+}): Promise<Message[]> {
+  const last = await db.message.aggregate({ where: { runId }, _max: { seq: true } });
+  const upTo = last._max.seq;
+  if (upTo === null) return [];
+  const rows = await db.message.findMany({
+    where: { threadId, seq: { lte: upTo } },
+    orderBy: { seq: "desc" },
+    take: limit,
+    select: { content: true },
+  });
+  return rows.reverse().map((row) => row.content as unknown as Message);
+}

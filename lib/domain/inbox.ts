@@ -18,3 +18,12 @@ export interface InboxRow {
 export type BulkDecision = { decision: "approve" } | { decision: "decline"; reason?: string };
 
 export type BulkOutcome = { id: string; ok: true } | { id: string; ok: false; message: string };
+
+/** Someone's unlapsed "I'm on it" on a request, as the pages show it. */
+export interface TakeView {
+  takerName: string;
+  /** RFC 3339; the take lapses by itself then. */
+  until: string;
+  /** The viewer's own take. */
+  mine: boolean;
+}

@@ -32,3 +32,9 @@ export type RequestView =
       createdAt: string;
       answer: AnswerRecord;
     };
+
+/** One line of the chat that led to a request, as the request's detail quotes it (read-only). */
+export interface ConversationLine {
+  role: "user" | "assistant";
+  text: string;
+}

@@ -29,7 +29,8 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
           answer: { ok: true, data: { name: "Eve" } },
           actor: suite.people.stranger,
         }),
-        "forbidden:request",
+        // Refused as if unknown: the stranger cannot tell the id exists.
+        "not_found:request",
       ],
       [
         engine.answerRequest({
@@ -37,7 +38,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
           answer: { ok: true, data: { name: "Rex" } },
           actor: suite.people.reviewer,
         }),
-        "forbidden:request",
+        "not_found:request",
       ],
       [
         engine.answerRequest({ requestId: approval!.id, answer: { ok: true }, actor: suite.people.owner }),
@@ -87,7 +88,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
     const stranger = await rejection(
       engine.answerRequest({ requestId: input!.id, actor: suite.people.stranger, answer: answerWith("Eve") }),
     );
-    expect(isAppError(stranger, "forbidden:request")).toBe(true);
+    expect(isAppError(stranger, "not_found:request")).toBe(true);
     expect(asked).toEqual([]);
 
     const invalid = await rejection(

@@ -19,10 +19,14 @@ function refuseClosed(request: Pick<BareRequest, "status">): never {
   throw new AppError("conflict:request_closed");
 }
 
+/**
+ * Someone who may not even see the request (neither its owner nor one who may answer it) is told
+ * it does not exist, exactly as for an unknown id, so a guessed id reveals nothing. Its owner,
+ * who knows it exists, is told they may not answer it.
+ */
 function checkMayAnswer(policy: AnswerPolicy, request: BareRequest, actor: Actor): void {
-  if (!policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) {
-    throw new AppError("forbidden:request");
-  }
+  if (policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) return;
+  throw new AppError(request.ownerId === actor.id ? "forbidden:request" : "not_found:request");
 }
 
 const SIGN_IN_ELSEWHERE = "A sign-in completes at the provider: use the Continue link on the request.";

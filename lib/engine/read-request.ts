@@ -19,7 +19,8 @@ export async function readRequest(
   const request = await getRequestById({ db: deps.db, id: requestId });
   if (!request) throw new AppError("not_found:request");
   const mayAnswer = deps.policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId });
-  if (!mayAnswer && request.ownerId !== actor.id) throw new AppError("forbidden:request");
+  // The same refusal as for an unknown id: a stranger cannot tell whether the id exists.
+  if (!mayAnswer && request.ownerId !== actor.id) throw new AppError("not_found:request");
   if (!isDue(request)) return request;
   await expireRequest(deps, request);
   return (await getRequestById({ db: deps.db, id: requestId })) ?? request;

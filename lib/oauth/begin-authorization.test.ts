@@ -18,8 +18,9 @@ describe.each(["sqlite", "postgres"] as const)("on %s", (provider) => {
       const stranger = await parked();
       const begin = (userId: string, wireRequestId: string, now?: Date) =>
         beginAuthorization({ db, runtime, userId, provider: "demo", wireRequestId, ...(now ? { now } : {}) });
+      // Someone else's request and an unknown one are refused alike, so an id reveals nothing.
       await expect(begin(stranger.user.id, fixture.request.requestId)).rejects.toMatchObject({
-        code: "forbidden:request",
+        code: "not_found:request",
       });
       await expect(begin(fixture.user.id, "auth-missing")).rejects.toMatchObject({
         code: "not_found:request",

@@ -34,8 +34,10 @@ export async function beginAuthorization(options: {
   const provider = getProviderConfig(runtime.registry, options.provider);
 
   const row = await getAuthorizationRequestByWireId({ db, wireId: options.wireRequestId });
-  if (!row || row.request.data?.provider !== provider.name) throw new AppError("not_found:request");
-  if (row.ownerId !== userId) throw new AppError("forbidden:request");
+  // Someone else's request is refused as if it did not exist, so an id reveals nothing.
+  if (!row || row.request.data?.provider !== provider.name || row.ownerId !== userId) {
+    throw new AppError("not_found:request");
+  }
   if (row.status !== "open") throw new AppError("conflict:request_closed");
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new AppError("expired:request");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inboxSearch, parseInboxFilters } from "./inbox-filters";
+import { inboxHref, inboxSearch, parseInboxFilters, readSelectedId } from "./inbox-filters";
 
 describe("parseInboxFilters", () => {
   it("defaults to open requests, newest first, page 1", () => {
@@ -63,5 +63,21 @@ describe("a refused search", () => {
     expect(filters.q).toBeUndefined();
     expect(filters.searchError?.message).toMatch(/control characters \(such as a NUL byte\)/);
     expect(filters.searchError?.text).toBe("deployx");
+  });
+});
+
+describe("the selected request", () => {
+  it("is read from ?selected= and ignored when it is no request id", () => {
+    expect(readSelectedId({ selected: "cmabc123" })).toBe("cmabc123");
+    expect(readSelectedId({ selected: ["cm1", "cm2"] })).toBe("cm1");
+    expect(readSelectedId({ selected: "../admin" })).toBeUndefined();
+    expect(readSelectedId({})).toBeUndefined();
+  });
+
+  it("rides along the filters in the inbox URL", () => {
+    const filters = parseInboxFilters({ kind: "approval" });
+    expect(inboxHref(filters, "cm1")).toBe("/inbox?kind=approval&selected=cm1");
+    expect(inboxHref(parseInboxFilters({}), "cm1")).toBe("/inbox?selected=cm1");
+    expect(inboxHref(filters)).toBe("/inbox?kind=approval");
   });
 });

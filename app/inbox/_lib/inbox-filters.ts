@@ -65,3 +65,19 @@ export function inboxSearch(filters: InboxFilters, change: Partial<InboxFilters>
   const text = params.toString();
   return text ? `?${text}` : "";
 }
+
+// Request row ids are cuids; anything else in `selected` selects nothing.
+const selectedId = z.string().regex(/^[a-z0-9]{1,64}$/);
+
+/** The request the split view shows beside the list (`?selected=<id>`), if the URL names one. */
+export function readSelectedId(params: Record<string, string | string[] | undefined>): string | undefined {
+  const parsed = selectedId.safeParse(first(params.selected));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The inbox URL with these filters and, when given, one request selected. */
+export function inboxHref(filters: InboxFilters, selected?: string): string {
+  const search = inboxSearch(filters);
+  if (!selected) return `/inbox${search}`;
+  return `/inbox${search}${search ? "&" : "?"}selected=${encodeURIComponent(selected)}`;
+}

@@ -1,13 +1,25 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { RequestForm } from "@/components/request-form/request-form";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
 import type { RequestView } from "@/lib/domain/request-view";
+import type { AppErrorCode } from "@/lib/errors";
 import { answerRequestAction } from "../actions";
 
-/** The request page's form, bound to the answer action; the page re-renders read-only once sent. */
+// Refusals that mean the request closed while this page showed it open: its form is stale.
+const CLOSED: ReadonlySet<AppErrorCode> = new Set([
+  "conflict:answer",
+  "conflict:request_closed",
+  "expired:request",
+]);
+
+/**
+ * The request's form, bound to the answer action; the page re-renders read-only once sent. A
+ * page opened before someone else answered learns so from the refusal: it re-renders into the
+ * answered view (who answered, when, how) and keeps the refusal's message above it.
+ */
 export function RequestAnswer({
   requestId,
   view,
@@ -18,10 +30,29 @@ export function RequestAnswer({
   canAnswer: boolean;
 }) {
   const router = useRouter();
+  const [closedNotice, setClosedNotice] = useState<{ requestId: string; message: string } | null>(null);
   const submit = useCallback<SubmitAnswer>(
-    (answer) => answerRequestAction({ requestId, answer }),
-    [requestId],
+    async (answer) => {
+      const result = await answerRequestAction({ requestId, answer });
+      if (!result.ok && CLOSED.has(result.error.code)) {
+        setClosedNotice({ requestId, message: result.error.message });
+        router.refresh();
+      }
+      return result;
+    },
+    [requestId, router],
   );
   const onSent = useCallback(() => router.refresh(), [router]);
-  return <RequestForm view={view} submit={submit} canAnswer={canAnswer} onSent={onSent} />;
+  const notice =
+    closedNotice?.requestId === requestId && view.status !== "open" ? closedNotice.message : null;
+  return (
+    <>
+      {notice && (
+        <p role="alert" className="alert alert-error">
+          {notice}
+        </p>
+      )}
+      <RequestForm view={view} submit={submit} canAnswer={canAnswer} onSent={onSent} />
+    </>
+  );
 }

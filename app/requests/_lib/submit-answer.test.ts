@@ -55,7 +55,7 @@ describe("submitAnswer", () => {
     expect(await answerCount(requestId)).toBe(1);
   });
 
-  it("refuses the owner's own approval and another user's input request", async () => {
+  it("refuses the owner's own approval, and another user's input request as if it did not exist", async () => {
     const owner = await newUser(db, "user");
     const stranger = await newUser(db, "user");
     const approval = await parkedRequest(owner, "deploy v3.0 to production");
@@ -81,7 +81,7 @@ describe("submitAnswer", () => {
           { engine },
         ),
       ),
-    ).toBe("forbidden:request");
+    ).toBe("not_found:request");
     expect(await answerCount(approval.requestId)).toBe(0);
     expect(await answerCount(input.requestId)).toBe(0);
   });

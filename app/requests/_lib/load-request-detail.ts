@@ -1,0 +1,100 @@
+import type { SessionUser } from "@/lib/auth/session-user";
+import type { DbClient } from "@/lib/db/db-types";
+import { listRecentMessagesByRun } from "@/lib/db/messages";
+import { listTakesByRequestIds } from "@/lib/db/request-takes";
+import { getUserById } from "@/lib/db/users";
+import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
+import type { TakeView } from "@/lib/domain/inbox";
+import type { ConversationLine, RequestView } from "@/lib/domain/request-view";
+import type { Engine } from "@/lib/engine/engine-types";
+import { AppError, isAppError } from "@/lib/errors";
+import type { Message } from "@/lib/toolnexus/types";
+import { toRequestView } from "./to-request-view";
+
+/** Everything one request's detail shows, on its own page and beside the inbox list. */
+export interface RequestDetail {
+  id: string;
+  view: RequestView;
+  canAnswer: boolean;
+  threadId: string;
+  /** Made through the HTTP API: no run, no tool, no chat behind it (ADR 0034). */
+  fromApi: boolean;
+  /** Whose chat asked: the viewer themselves, or someone named. */
+  askedBy: { self: true } | { self: false; name: string };
+  /** The chat's last few lines up to the request, read-only. */
+  conversation: ConversationLine[];
+  /** What the reviewer changed in the arguments when approving; empty if nothing. */
+  changes: ArgumentChange[];
+  /** Reviewers' open requests can be taken ("I'm on it") by those who may answer them. */
+  take: { allowed: false } | { allowed: true; current: TakeView | null };
+}
+
+// Enough to see why the agent asked, few enough to read at a glance beside the list.
+const CONVERSATION_LINES = 6;
+// Tool results and calls take rows too; read more than shown so the lines left are enough.
+const CONVERSATION_ROWS = 24;
+
+function displayName(user: { name: string | null; email: string | null } | null): string | undefined {
+  return user ? (user.name ?? user.email ?? undefined) : undefined;
+}
+
+function toLines(messages: Message[]): ConversationLine[] {
+  const lines: ConversationLine[] = [];
+  for (const message of messages) {
+    if ((message.role === "user" || message.role === "assistant") && message.content.trim()) {
+      lines.push({ role: message.role, text: message.content });
+    }
+  }
+  return lines.slice(-CONVERSATION_LINES);
+}
+
+/**
+ * Reads one request for `actor` through the engine, which lets only those who may answer it and
+ * its chat's owner see it. Anyone else gets `not_found:request`, exactly as for an id that
+ * does not exist (an id must not tell a stranger that it exists); so does a malformed id.
+ */
+export async function loadRequestDetail(
+  { actor, requestId }: { actor: SessionUser; requestId: string },
+  { db, engine }: { db: DbClient; engine: Engine },
+): Promise<RequestDetail> {
+  const stored = await engine.readRequest({ requestId, actor }).catch((error: unknown) => {
+    if (isAppError(error, "bad_request:input")) throw new AppError("not_found:request");
+    throw error;
+  });
+  const canAnswer = engine.mayAnswer({ actor, request: stored });
+  const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
+  const [answerer, owner, messages, takes] = await Promise.all([
+    stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
+    stored.ownerId === actor.id ? null : getUserById({ db, userId: stored.ownerId }),
+    stored.runId === null
+      ? []
+      : listRecentMessagesByRun({
+          db,
+          threadId: stored.threadId,
+          runId: stored.runId,
+          limit: CONVERSATION_ROWS,
+        }),
+    takeable ? listTakesByRequestIds({ db, ids: [stored.id], now: new Date() }) : null,
+  ]);
+  const held = takes?.get(stored.id);
+  const approved = stored.answer?.ok && stored.request.kind === "approval" ? stored.answer.data : undefined;
+  return {
+    id: stored.id,
+    view: toRequestView(stored, displayName(answerer)),
+    canAnswer,
+    threadId: stored.threadId,
+    fromApi: stored.runId === null,
+    askedBy:
+      stored.ownerId === actor.id ? { self: true } : { self: false, name: displayName(owner) ?? "someone" },
+    conversation: toLines(messages),
+    changes: listArgumentChanges(stored.request.data, stored.args, approved),
+    take: takeable
+      ? {
+          allowed: true,
+          current: held
+            ? { takerName: held.takerName, until: held.until, mine: held.takerId === actor.id }
+            : null,
+        }
+      : { allowed: false },
+  };
+}

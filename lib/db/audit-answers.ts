@@ -1,0 +1,129 @@
+import "server-only";
+import { listArgumentChanges } from "@/lib/domain/approval-edit";
+import type { AuditOutcome, AuditRow } from "@/lib/domain/audit";
+import type { Request } from "@/lib/toolnexus/types";
+import type { DbClient } from "./db-types";
+
+export interface AuditQuery {
+  actorId?: string;
+  toolName?: string;
+  outcome?: AuditOutcome;
+  /** Answers at or after this instant. */
+  from?: Date;
+  /** Answers before this instant. */
+  before?: Date;
+  page: number;
+  pageSize: number;
+}
+
+// Each outcome is equalities only, so an index yields its answers already in page order:
+// `(ok, createdAt, id)` for accepted answers (they never have a reason), `(ok, reason,
+// createdAt, id)` for the rest.
+const OUTCOME_WHERE: Record<AuditOutcome, { ok: boolean; reason?: string }> = {
+  answered: { ok: true },
+  declined: { ok: false, reason: "declined" },
+  expired: { ok: false, reason: "expired" },
+  cancelled: { ok: false, reason: "cancelled" },
+};
+
+function outcomeOf(ok: boolean, reason: string | null): AuditOutcome {
+  if (ok) return "answered";
+  return reason === "expired" || reason === "cancelled" ? reason : "declined";
+}
+
+function whereOf(query: AuditQuery) {
+  return {
+    ...(query.actorId ? { actorId: query.actorId } : {}),
+    ...(query.outcome ? OUTCOME_WHERE[query.outcome] : {}),
+    ...(query.toolName ? { request: { toolName: query.toolName } } : {}),
+    ...(query.from || query.before
+      ? {
+          createdAt: {
+            ...(query.from ? { gte: query.from } : {}),
+            ...(query.before ? { lt: query.before } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * One page of answers, newest first: the audit of who decided what. Answers are the record
+ * (every way a request closes writes exactly one, in the claim that closes it). Indexes:
+ * `(createdAt, id)`, `(actorId, createdAt, id)`, `(ok, createdAt, id)` and `(ok, reason,
+ * createdAt, id)` give each
+ * filter's rows in page order; a tool filter looks its requests up by `Request(toolName)`.
+ */
+export async function listAuditAnswers({
+  db,
+  query,
+}: {
+  db: DbClient;
+  query: AuditQuery;
+}): Promise<{ rows: AuditRow[]; total: number }> {
+  const where = whereOf(query);
+  const [found, total] = await Promise.all([
+    db.answer.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+      select: {
+        id: true,
+        ok: true,
+        reason: true,
+        data: true,
+        createdAt: true,
+        actor: { select: { id: true, name: true, email: true } },
+        request: { select: { id: true, kind: true, prompt: true, toolName: true, args: true, data: true } },
+      },
+    }),
+    db.answer.count({ where }),
+  ]);
+  return {
+    total,
+    rows: found.map((row) => {
+      const data = (row.data ?? undefined) as Record<string, unknown> | undefined;
+      const args = row.request.args as Record<string, unknown>;
+      const reason = !row.ok && typeof data?.reason === "string" ? data.reason : undefined;
+      return {
+        answerId: row.id,
+        answeredAt: row.createdAt.toISOString(),
+        actor: row.actor
+          ? { id: row.actor.id, name: row.actor.name ?? row.actor.email ?? row.actor.id }
+          : null,
+        requestId: row.request.id,
+        kind: row.request.kind,
+        prompt: row.request.prompt,
+        toolName: row.request.toolName,
+        outcome: outcomeOf(row.ok, row.reason),
+        ...(reason ? { reason } : {}),
+        argumentsAsked: args,
+        changes:
+          row.ok && row.request.kind === "approval"
+            ? listArgumentChanges((row.request.data ?? undefined) as Request["data"], args, data)
+            : [],
+      };
+    }),
+  };
+}
+
+/** Everyone who has answered anything, for the audit's person filter. */
+export async function listAuditPeople({ db }: { db: DbClient }): Promise<{ id: string; name: string }[]> {
+  const people = await db.user.findMany({
+    where: { answers: { some: {} } },
+    orderBy: [{ name: "asc" }, { email: "asc" }],
+    select: { id: true, name: true, email: true },
+  });
+  return people.map((person) => ({ id: person.id, name: person.name ?? person.email ?? person.id }));
+}
+
+/** Every tool that has asked anything, for the audit's tool filter. */
+export async function listAuditTools({ db }: { db: DbClient }): Promise<string[]> {
+  const rows = await db.request.findMany({
+    distinct: ["toolName"],
+    select: { toolName: true },
+    orderBy: { toolName: "asc" },
+  });
+  return rows.map((row) => row.toolName);
+}

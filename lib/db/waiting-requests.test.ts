@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+import { countWaitingRequestsByViewer } from "./waiting-requests";
+
+describe.each<TestProvider>(["sqlite", "postgres"])("requests waiting for someone on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    const { db } = database;
+    await db.user.create({ data: { id: "u-alice", email: "alice@example.test" } });
+    await db.user.create({ data: { id: "u-bob", email: "bob@example.test" } });
+    await db.user.create({ data: { id: "u-rita", email: "rita@example.test", role: "reviewer" } });
+    const add = (id: string, ownerId: string, audience: "owner" | "reviewers", status = "open") =>
+      insertInboxRequest({
+        db,
+        row: {
+          id,
+          ownerId,
+          audience,
+          status,
+          kind: audience === "owner" ? "input" : "approval",
+          prompt: id,
+          minutesAgo: 1,
+        },
+      });
+    await add("a-input", "u-alice", "owner");
+    await add("a-approval", "u-alice", "reviewers");
+    await add("a-done", "u-alice", "owner", "answered");
+    await add("b-input", "u-bob", "owner");
+    await add("b-approval", "u-bob", "reviewers");
+    await add("b-expired", "u-bob", "reviewers", "expired");
+    await add("r-input", "u-rita", "owner");
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("counts a user's own open requests that only they answer, not their approvals", async () => {
+    const count = (id: string) =>
+      countWaitingRequestsByViewer({ db: database.db, viewer: { id, role: "user" } });
+    expect(await count("u-alice")).toBe(1);
+    expect(await count("u-bob")).toBe(1);
+  });
+
+  it("counts every open approval for a reviewer, plus their own requests", async () => {
+    expect(
+      await countWaitingRequestsByViewer({ db: database.db, viewer: { id: "u-rita", role: "reviewer" } }),
+    ).toBe(3);
+  });
+});
