@@ -69,6 +69,7 @@ describe("a refused search", () => {
 describe("the selected request", () => {
   it("is read from ?selected= and ignored when it is no request id", () => {
     expect(readSelectedId({ selected: "cmabc123" })).toBe("cmabc123");
+    expect(readSelectedId({ selected: "req_l27NBVQAswmtG4RC-Cee" })).toBe("req_l27NBVQAswmtG4RC-Cee");
     expect(readSelectedId({ selected: ["cm1", "cm2"] })).toBe("cm1");
     expect(readSelectedId({ selected: "../admin" })).toBeUndefined();
     expect(readSelectedId({})).toBeUndefined();

@@ -66,8 +66,9 @@ export function inboxSearch(filters: InboxFilters, change: Partial<InboxFilters>
   return text ? `?${text}` : "";
 }
 
-// Request row ids are cuids; anything else in `selected` selects nothing.
-const selectedId = z.string().regex(/^[a-z0-9]{1,64}$/);
+// Request row ids are cuids, or `req_…` for requests made through the API; anything else in
+// `selected` selects nothing.
+const selectedId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 /** The request the split view shows beside the list (`?selected=<id>`), if the URL names one. */
 export function readSelectedId(params: Record<string, string | string[] | undefined>): string | undefined {
