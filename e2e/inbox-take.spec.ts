@@ -1,3 +1,4 @@
+import { expectAccessible } from "./expect-accessible";
 import { expect, test } from "./fixtures";
 import { markThisDocument } from "./mark-this-document";
 import { ChatPage } from "./pages/chat-page";
@@ -39,6 +40,8 @@ test("a reviewer's \"I'm on it\" shows live to a colleague, lapses by itself, an
   await expect(samTake).toContainText(`${rita.user.name} is on it`);
   await expect(samTake.getByRole("button", { name: "I'm on it" })).toHaveCount(0);
   await expect(notReloaded).toHaveCount(1);
+  await expectAccessible(sam.page);
+  await expectAccessible(rita.page);
 
   // The take lapses by itself (after 15 s in these tests), and Sam may take it.
   await expect(samInbox.row(PROMPT).getByTestId("taken-note")).toHaveCount(0, { timeout: 30_000 });
