@@ -4,6 +4,7 @@ import { hashPassword } from "@/lib/auth/verify-credentials";
 import type { Db } from "@/lib/db/client";
 import { upsertUserByEmail } from "@/lib/db/users";
 import type { Role } from "@/lib/domain/roles";
+import { AxeWatch } from "./axe-watch";
 import { AppShell } from "./pages/app-shell";
 import { LoginPage } from "./pages/login-page";
 import { addSessionCookie } from "./session-cookie";
@@ -38,12 +39,18 @@ type TestFixtures = {
   signInThroughPage: (role?: Role, name?: string) => Promise<SignedIn>;
   loginPage: LoginPage;
   shell: AppShell;
+  /**
+   * Runs axe on every page of the app the test's pages reach, and fails the test on any serious
+   * or critical violation. The pages of `page`, `signInAs` and `signInThroughPage` are watched.
+   */
+  axe: AxeWatch;
 };
 
 let counter = 0;
 
-async function signInThroughPage(browser: Browser, user: TestUser): Promise<SignedIn> {
+async function signInThroughPage(browser: Browser, axe: AxeWatch, user: TestUser): Promise<SignedIn> {
   const context = await browser.newContext();
+  axe.watchContext(context);
   const page = await context.newPage();
   const login = new LoginPage(page);
   await login.goto();
@@ -54,8 +61,15 @@ async function signInThroughPage(browser: Browser, user: TestUser): Promise<Sign
   return { user, context, page, shell };
 }
 
-async function signInByCookie(browser: Browser, db: Db, baseURL: string, user: TestUser): Promise<SignedIn> {
+async function signInByCookie(
+  browser: Browser,
+  axe: AxeWatch,
+  db: Db,
+  baseURL: string,
+  user: TestUser,
+): Promise<SignedIn> {
   const context = await browser.newContext();
+  axe.watchContext(context);
   await addSessionCookie(context, { db, userId: user.id, baseURL });
   const page = await context.newPage();
   await page.goto("/chat");
@@ -96,23 +110,37 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
   },
 
-  signInAs: async ({ browser, createUser, db, baseURL }, use) => {
+  axe: async ({ baseURL }, use) => {
+    const watch = new AxeWatch(new URL(baseURL!).origin);
+    await use(watch);
+    expect(watch.findings, `serious or critical accessibility violations:\n${watch.describe()}`).toEqual([]);
+  },
+
+  page: async ({ page, axe }, use) => {
+    axe.watchPage(page);
+    await use(page);
+    await axe.checkOpenPages();
+  },
+
+  signInAs: async ({ browser, createUser, db, baseURL, axe }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (role = "user", name) => {
-      const signedIn = await signInByCookie(browser, db, baseURL!, await createUser(role, name));
+      const signedIn = await signInByCookie(browser, axe, db, baseURL!, await createUser(role, name));
       contexts.push(signedIn.context);
       return signedIn;
     });
+    await axe.checkOpenPages();
     for (const context of contexts) await context.close();
   },
 
-  signInThroughPage: async ({ browser, createUser }, use) => {
+  signInThroughPage: async ({ browser, createUser, axe }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async (role = "user", name) => {
-      const signedIn = await signInThroughPage(browser, await createUser(role, name));
+      const signedIn = await signInThroughPage(browser, axe, await createUser(role, name));
       contexts.push(signedIn.context);
       return signedIn;
     });
+    await axe.checkOpenPages();
     for (const context of contexts) await context.close();
   },
 

@@ -12,6 +12,8 @@ async function askForBalanceAndContinue(chat: ChatPage) {
   await chat.say("what's my balance?");
   const card = chat.requestCard("authorization", "Sign in to Demo Bank");
   await expect(card).toBeVisible();
+  // The request is said once, by its card.
+  await expect(chat.messages.getByText("Sign in to Demo Bank so I can read your balance.")).toHaveCount(1);
   const link = card.getByRole("link", { name: providerLink });
   await expect(link).toBeVisible();
   const host = (await link.textContent())!.replace("Continue to ", "");

@@ -15,6 +15,7 @@ test("a server's URL elicitation is a link card in the chat: finished goes throu
   await chat.approveOpenApproval();
   const card = chat.requestCard("authorization", PROMPT);
   await expect(card).toContainText("You must act", { timeout: 30_000 });
+  await expect(card.getByText(PROMPT)).toHaveCount(1);
   // The link leaves the app for the server's page, and says where it goes.
   const link = card.getByRole("link", { name: /^Open localhost:\d+$/ });
   await expect(link).toHaveAttribute("href", /^https?:\/\/[^/]+\/tracker\/link/);

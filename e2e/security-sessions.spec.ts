@@ -84,7 +84,7 @@ test("an admin signs a user out everywhere from /admin/users", async ({ signInAs
   const user = await signInAs("user");
   const admin = await signInAs("admin");
   await admin.page.goto(`/admin/users?q=${encodeURIComponent(user.user.email)}`);
-  await admin.page.getByRole("button", { name: `Sign out ${user.user.name} everywhere` }).click();
+  await admin.page.getByRole("button", { name: `Sign out everywhere for ${user.user.name}` }).click();
   await expect(admin.page.getByRole("status").filter({ hasText: "Signed out everywhere." })).toBeVisible();
   const audit = await db.auditLog.findMany({
     where: { targetId: user.user.id, action: "user.sessions_revoked" },

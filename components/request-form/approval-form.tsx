@@ -36,6 +36,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           state={state}
           disabled={busy}
           idPrefix={`approval${reasonId.replace(/:/g, "")}`}
+          title="Arguments"
           onValid={(values) => void send({ ok: true, data: values })}
         >
           <button type="submit" className="button" disabled={busy} data-shortcut="approve">

@@ -1,7 +1,6 @@
 "use client";
 
 interface AuthorizationNoticeProps {
-  prompt: string;
   /**
    * Where the user goes to grant access (the app's start link for the provider). Without one
    * the button stays disabled: a dead link would be worse than an honest disabled button.
@@ -11,11 +10,14 @@ interface AuthorizationNoticeProps {
   host?: string;
 }
 
-export function AuthorizationNotice({ prompt, continueHref, host }: AuthorizationNoticeProps) {
+/**
+ * The way out to the provider. The prompt is not repeated here: the card and the request page
+ * already show it above the form, and saying it twice read as two requests.
+ */
+export function AuthorizationNotice({ continueHref, host }: AuthorizationNoticeProps) {
   if (continueHref) {
     return (
       <div className="tn-authorization">
-        <p>{prompt}</p>
         <a className="button" href={continueHref}>
           Continue to {host ?? safeHost(continueHref)}
         </a>
@@ -24,7 +26,6 @@ export function AuthorizationNotice({ prompt, continueHref, host }: Authorizatio
   }
   return (
     <div className="tn-authorization">
-      <p>{prompt}</p>
       <button type="button" className="button" disabled>
         Sign-in required
       </button>

@@ -40,15 +40,7 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
   }
   const elicitation = mcpElicitationOf(request);
   if (elicitation?.mode === "url") {
-    return (
-      <UrlElicitation
-        prompt={request.prompt}
-        url={request.url}
-        server={elicitation.server}
-        submit={submit}
-        onSent={onSent}
-      />
-    );
+    return <UrlElicitation url={request.url} server={elicitation.server} submit={submit} onSent={onSent} />;
   }
   if (elicitation?.mode === "form") {
     return (
@@ -62,13 +54,7 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
   }
   if (request.kind === "authorization") {
     const host = typeof request.data?.host === "string" ? request.data.host : undefined;
-    return (
-      <AuthorizationNotice
-        prompt={request.prompt}
-        continueHref={continueHref ?? followableUrl(request.url)}
-        host={host}
-      />
-    );
+    return <AuthorizationNotice continueHref={continueHref ?? followableUrl(request.url)} host={host} />;
   }
   const questions = request.kind === "question" ? readQuestions(request.data) : [];
   if (questions.length > 0) return <QuestionForm questions={questions} submit={submit} onSent={onSent} />;

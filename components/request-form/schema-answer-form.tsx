@@ -1,9 +1,10 @@
 "use client";
 
-import Form from "@rjsf/core";
-import type { ErrorSchema, RJSFSchema, UiSchema } from "@rjsf/utils";
+import Form, { getDefaultRegistry } from "@rjsf/core";
+import type { BaseInputTemplateProps, ErrorListProps, ErrorSchema, RJSFSchema, UiSchema } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import type { ReactNode } from "react";
+import { humanizeErrors } from "./human-errors";
 import { issuesToErrorSchema } from "./issues-to-error-schema";
 import type { AnswerState } from "./use-answer-submit";
 
@@ -18,11 +19,46 @@ interface SchemaAnswerFormProps {
   /** Buttons rendered inside the form; the first submit button triggers validation. */
   children: ReactNode;
   idPrefix: string;
+  /** The form's heading when its schema has no title of its own. */
+  title?: string;
+}
+
+const { BaseInputTemplate } = getDefaultRegistry().templates;
+
+/** The library's input, marked invalid while its field has errors, so it is announced as such. */
+function InputTemplate(props: BaseInputTemplateProps) {
+  return <BaseInputTemplate {...props} aria-invalid={props.rawErrors?.length ? true : undefined} />;
 }
 
 /**
- * A JSON-Schema form validated in the browser. `noHtml5Validate` matters: with it on, the
- * browser's own `required` check would block submit and the field errors would never show.
+ * The messages sit under their fields, once; above the form only a line saying how many fields
+ * to look at, so a screen reader hears that the submit was refused.
+ */
+function ErrorSummary({ errors }: ErrorListProps) {
+  const fields = new Set(errors.map((error) => error.property ?? "")).size;
+  return (
+    <p role="alert" className="alert alert-error tn-error-summary">
+      {fields === 1 ? "One field needs a change" : `${fields} fields need a change`}: see the highlighted{" "}
+      {fields === 1 ? "field" : "fields"} below.
+    </p>
+  );
+}
+
+/** Focus goes to the first field with an error as the page shows them, not as the validator found them. */
+function focusFirstInvalid(rootId: string) {
+  requestAnimationFrame(() => {
+    const form = document.getElementById(rootId)?.closest("form");
+    const field = form?.querySelector<HTMLElement>(
+      ".field-error input, .field-error select, .field-error textarea, [aria-invalid='true']",
+    );
+    field?.focus();
+  });
+}
+
+/**
+ * A JSON-Schema form validated in the browser, its fields in the order the schema lists them.
+ * `noHtml5Validate` matters: with it on, the browser's own `required` check would block submit
+ * and the field errors would never show.
  */
 export function SchemaAnswerForm({
   schema,
@@ -33,20 +69,30 @@ export function SchemaAnswerForm({
   onValid,
   children,
   idPrefix,
+  title = "Your answer",
 }: SchemaAnswerFormProps) {
   const extraErrors =
     state && !state.ok && state.error.issues.length > 0
       ? (issuesToErrorSchema(state.error.issues) as ErrorSchema)
       : undefined;
+  const heading =
+    typeof uiSchema?.["ui:title"] === "string"
+      ? uiSchema["ui:title"]
+      : typeof schema.title === "string"
+        ? schema.title
+        : title;
   return (
     <Form
       schema={schema as RJSFSchema}
-      uiSchema={uiSchema as UiSchema | undefined}
+      uiSchema={{ ...(uiSchema as UiSchema | undefined), "ui:title": heading }}
       validator={validator}
       initialFormData={initial}
       idPrefix={idPrefix}
       noHtml5Validate
       showErrorList="top"
+      templates={{ ErrorListTemplate: ErrorSummary, BaseInputTemplate: InputTemplate }}
+      transformErrors={humanizeErrors}
+      focusOnFirstError={() => focusFirstInvalid(idPrefix)}
       disabled={disabled}
       extraErrors={extraErrors}
       onSubmit={({ formData }) => onValid((formData ?? {}) as Record<string, unknown>)}

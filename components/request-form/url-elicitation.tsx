@@ -6,7 +6,6 @@ import { SubmitStatus } from "./submit-status";
 import { useAnswerSubmit } from "./use-answer-submit";
 
 interface UrlElicitationProps {
-  prompt: string;
   url: string | undefined;
   server?: string;
   submit: SubmitAnswer;
@@ -24,14 +23,14 @@ function hostOf(href: string): string {
 /**
  * An MCP server sends the user to a page of its own (a sign-in, a payment) instead of asking
  * through a form. Like a tool sign-in it is a link card; since that page cannot call this app
- * back, the user says here when they are done, or declines.
+ * back, the user says here when they are done, or declines. Its prompt is shown above the form
+ * by the card or page, as for a tool sign-in, and not repeated here.
  */
-export function UrlElicitation({ prompt, url, server, submit, onSent }: UrlElicitationProps) {
+export function UrlElicitation({ url, server, submit, onSent }: UrlElicitationProps) {
   const { state, send, busy } = useAnswerSubmit(submit, onSent);
   const href = followableUrl(url);
   return (
     <div className="tn-authorization">
-      <p>{prompt}</p>
       {href ? (
         <>
           <p className="muted">

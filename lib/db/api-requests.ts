@@ -6,6 +6,7 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
+import { markPropertyOrder } from "./property-order";
 import { getRequestById, type StoredRequest, toRequestView, toStoredRequest } from "./requests";
 import { engineTransaction } from "./transaction-options";
 
@@ -114,7 +115,7 @@ async function insertApiRequest(db: DbClient, input: NewApiRequest): Promise<Cre
         url: request.url ?? null,
         ...(request.data ? { data: toJson(request.data) } : {}),
         expiresAt: request.expiresAt ? new Date(request.expiresAt) : null,
-        payload: toJson(request),
+        payload: toJson(markPropertyOrder(request)),
         audience: input.audience,
         origin: "api",
         idempotencyKey: input.idempotencyKey,

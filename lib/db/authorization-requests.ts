@@ -1,5 +1,6 @@
 import type { Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
+import { restorePropertyOrder } from "./property-order";
 
 export interface AuthorizationRequestRow {
   id: string;
@@ -38,5 +39,5 @@ export async function getAuthorizationRequestByWireId({
   });
   if (!row) return null;
   const { payload, ...rest } = row;
-  return { ...rest, request: payload as unknown as Request };
+  return { ...rest, request: restorePropertyOrder(payload as unknown as Request) };
 }

@@ -4,6 +4,7 @@ import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
 import { toJson } from "./json";
 import { enqueueMailNoticesForEvents } from "./mail-notices";
+import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { engineTransaction } from "./transaction-options";
 import { enqueueWebhooksForEvents } from "./webhook-outbox";
 
@@ -18,7 +19,7 @@ interface EventRow {
 
 export function toThreadEvent(row: EventRow): ThreadEvent {
   return {
-    ...(row.payload as object),
+    ...restorePropertyOrder(row.payload as object),
     type: row.type,
     threadId: row.threadId,
     seq: row.seq,
@@ -72,7 +73,7 @@ async function insertEvents({
     seq: first + index,
     runId,
     type,
-    payload: toJson(payload),
+    payload: toJson(markPropertyOrder(payload)),
     createdAt,
   }));
   await tx.event.createMany({ data: rows });

@@ -5,6 +5,7 @@ import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
 import { appendMissingMessages } from "./messages";
+import { markPropertyOrder } from "./property-order";
 import { toRequestView } from "./requests";
 import { checkpointColumns } from "./runs";
 import { engineTransaction } from "./transaction-options";
@@ -94,7 +95,7 @@ export async function parkRun({
               url: s.request.url ?? null,
               ...(s.request.data ? { data: toJson(s.request.data) } : {}),
               expiresAt: s.request.expiresAt ? new Date(s.request.expiresAt) : null,
-              payload: toJson(s.request),
+              payload: toJson(markPropertyOrder(s.request)),
               audience: s.audience,
             })),
           });

@@ -2,6 +2,7 @@ import "server-only";
 import type { Audience, ParkedRequestView, RequestState } from "@/lib/domain/events";
 import type { DeclineReason, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
+import { restorePropertyOrder } from "./property-order";
 
 export interface StoredAnswer {
   actorId: string | null;
@@ -44,7 +45,7 @@ interface RequestRow {
 export function toRequestView(row: RequestRow): ParkedRequestView {
   return {
     id: row.id,
-    request: row.payload as Request,
+    request: restorePropertyOrder(row.payload as Request),
     runId: row.runId,
     toolCallId: row.toolCallId,
     toolName: row.toolName,

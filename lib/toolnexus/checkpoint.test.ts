@@ -37,6 +37,29 @@ describe("checkpoints", () => {
     expect(verifyCheckpoint(reloaded)).toEqual(cp);
   });
 
+  it("keeps the order of keys, so a request's form asks its fields in the order declared", async () => {
+    const state = body();
+    const schema = { type: "object", properties: { to: {}, from: {}, date: {} } };
+    state.slots[0]!.state = {
+      status: "suspended",
+      request: { id: "r1", prompt: "details?", kind: "input", data: { schema } },
+    };
+    // Without and with the run's transcript cache, the two ways the engine makes checkpoints.
+    for (const cp of [createCheckpoint(state), createCheckpoint(state, undefined, createTranscriptCache())]) {
+      const slot = cp.slots[0]!.state;
+      if (slot.status !== "suspended") throw new Error("expected a suspended slot");
+      expect(Object.keys(slot.request)).toEqual(["id", "prompt", "kind", "data"]);
+      expect(Object.keys((slot.request.data!.schema as typeof schema).properties)).toEqual([
+        "to",
+        "from",
+        "date",
+      ]);
+      // The digest does not depend on the order: the same state, keys sorted, verifies.
+      const sorted = JSON.parse(canonicalJson(cp)) as unknown;
+      expect(verifyCheckpoint(sorted).digest).toBe(cp.digest);
+    }
+  });
+
   it("is detached from the state it was made from", async () => {
     const state = body();
     const cp = createCheckpoint(state);

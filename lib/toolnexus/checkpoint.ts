@@ -117,6 +117,15 @@ function syncTranscript(cache: TranscriptCache, messages: readonly Message[]): v
 }
 
 /**
+ * The halted turn's slots as a JSON round trip yields them, keys in their order: only the
+ * digest needs them sorted, and a request's form schema lists its fields in the order they are
+ * to be asked. The slots are the halted turn only, so the second serialization costs little.
+ */
+function slotsInOrder(slots: CheckpointBody["slots"]): CheckpointBody["slots"] {
+  return JSON.parse(JSON.stringify(slots)) as CheckpointBody["slots"];
+}
+
+/**
  * Freezes a run's state into a detached, JSON-safe value with its digest. With a `cache` (one
  * per run), messages already snapshotted cost no serialization again; the digest is the same
  * either way, computed over the same canonical text.
@@ -127,7 +136,11 @@ export function createCheckpoint(body: CheckpointBody, key?: string, cache?: Tra
     const canonical = canonicalJson(whole);
     // Parsing the canonical text back yields exactly what a JSON round trip will, so the digest
     // still matches after the host stores and reloads it.
-    return { ...(JSON.parse(canonical) as CheckpointBody), digest: digestOf(canonical, key) };
+    return {
+      ...(JSON.parse(canonical) as CheckpointBody),
+      slots: slotsInOrder(whole.slots),
+      digest: digestOf(canonical, key),
+    };
   }
   const { messages, ...rest } = whole;
   syncTranscript(cache, messages);
@@ -138,6 +151,7 @@ export function createCheckpoint(body: CheckpointBody, key?: string, cache?: Tra
   return {
     messages: cache.copies.slice(),
     ...(JSON.parse(restText) as Omit<CheckpointBody, "messages">),
+    slots: slotsInOrder(rest.slots),
     digest: digestOf(canonical, key),
   };
 }
