@@ -34,11 +34,16 @@ test.describe("refusals", () => {
     );
     expect(foreignPane).toContain("This request does not exist.");
 
+    // Someone else's chat is answered exactly like one that does not exist.
     const chatResponse = await stranger.page.goto(`/chat/${chat.threadId()}`);
-    expect(chatResponse?.status()).toBe(403);
+    expect(chatResponse?.status()).toBe(404);
+    const foreignChat = await stranger.page.getByRole("main").textContent();
+    const unknownChat = await stranger.page.goto("/chat/cmnosuchthread0000000000");
+    expect(unknownChat?.status()).toBe(404);
+    expect(await stranger.page.getByRole("main").textContent()).toBe(foreignChat);
     const stream = await stranger.page.request.get(`/api/threads/${chat.threadId()}/stream`);
-    expect(stream.status()).toBe(403);
-    expect((await stream.json()).message).toBe("You are not allowed to open this chat.");
+    expect(stream.status()).toBe(404);
+    expect((await stream.json()).message).toBe("This chat does not exist.");
 
     const signedOut = await request.get(`/api/threads/${chat.threadId()}/stream`);
     expect(signedOut.status()).toBe(401);

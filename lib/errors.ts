@@ -12,7 +12,6 @@ export const appErrorCatalog = {
   "forbidden:scope": { status: 403, message: "This API token does not have the scope this call needs." },
   "forbidden:request": { status: 403, message: "You are not allowed to answer this request." },
   "forbidden:run": { status: 403, message: "You are not allowed to act on this run." },
-  "forbidden:thread": { status: 403, message: "You are not allowed to open this chat." },
   "forbidden:role": { status: 403, message: "Your role does not allow this." },
   "forbidden:own_role": {
     status: 403,

@@ -26,7 +26,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     const stranger = await rejection(
       engine.startRun({ threadId, userId: suite.people.stranger.id, message: "hi" }),
     );
-    expect(isAppError(stranger, "forbidden:thread")).toBe(true);
+    expect(isAppError(stranger, "not_found:thread")).toBe(true);
     const unknown = await rejection(
       engine.startRun({ threadId: "nope", userId: suite.people.owner.id, message: "hi" }),
     );

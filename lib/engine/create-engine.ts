@@ -78,8 +78,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (!parsed.success) throw new AppError("bad_request:input");
       const { threadId, userId, message } = parsed.data;
       const thread = await getThreadOwnerById({ db, threadId });
-      if (thread?.kind !== "chat") throw new AppError("not_found:thread");
-      if (thread.userId !== userId) throw new AppError("forbidden:thread");
+      // Someone else's chat is, to this caller, one that does not exist.
+      if (thread?.kind !== "chat" || thread.userId !== userId) throw new AppError("not_found:thread");
       const model = options.createClient().model;
       const created = await createRun({
         db,

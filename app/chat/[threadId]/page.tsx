@@ -1,4 +1,4 @@
-import { forbidden, notFound } from "next/navigation";
+import { notFound } from "next/navigation";
 import { getAppServices } from "@/app/_lib/app-services";
 import { requirePageUser } from "@/lib/auth/guards";
 import { getActiveRunByThread } from "@/lib/db/runs";
@@ -17,7 +17,6 @@ export default async function ThreadPage({ params }: { params: Promise<{ threadI
   const { db } = await getAppServices();
   const thread = await loadOwnThread({ actor: user, threadId }, { db }).catch((error: unknown) => {
     if (isAppError(error, "not_found:thread")) notFound();
-    if (isAppError(error, "forbidden:thread")) forbidden();
     throw error;
   });
   // The active run is read before the log, so a run that ends in between is replayed whole by

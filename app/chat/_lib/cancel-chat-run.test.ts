@@ -116,7 +116,7 @@ describe("cancelChatRun", () => {
 
     for (const role of ["user", "reviewer", "admin"] as const) {
       const other = await newUser(db, role);
-      expect(await codeOf(cancel(other, { threadId, runId }))).toBe("forbidden:thread");
+      expect(await codeOf(cancel(other, { threadId, runId }))).toBe("not_found:thread");
     }
     expect(await stateOf(runId, threadId)).toEqual(before);
     expect(before.run.status).toBe("pending");

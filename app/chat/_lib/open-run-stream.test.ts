@@ -126,7 +126,7 @@ describe("openRunStream", () => {
     );
     await engine.idle();
     expect(await appErrorCode(openRunStream({ actor: reviewer, input: { threadId } }, { engine, db }))).toBe(
-      "forbidden:thread",
+      "not_found:thread",
     );
     expect(
       await appErrorCode(

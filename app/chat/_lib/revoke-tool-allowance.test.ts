@@ -18,7 +18,7 @@ describe("revokeToolAllowance", () => {
       const other = await newUser(db, role);
       expect(
         await codeOf(revokeToolAllowance({ actor: other, input: { threadId, toolName: "deploy" } }, { db })),
-      ).toBe("forbidden:thread");
+      ).toBe("not_found:thread");
     }
     for (const input of [
       { threadId },

@@ -33,7 +33,7 @@ describe("startChatRun", () => {
     const threadId = await newThread(db, owner);
     expect(
       await codeOf(startChatRun({ actor: admin, input: { threadId, text: "hello" } }, { engine, db })),
-    ).toBe("forbidden:thread");
+    ).toBe("not_found:thread");
     expect(await db.run.count({ where: { threadId } })).toBe(0);
   });
 
