@@ -1,6 +1,23 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 
+type AxeResults = Awaited<ReturnType<AxeBuilder["analyze"]>>;
+
+/** Each page's latest axe run: axe refuses a second run in a page while one is going. */
+const runs = new WeakMap<Page, Promise<unknown>>();
+
+/**
+ * Runs axe on the page once every earlier run in it has finished, whoever started it: the
+ * watch's check on arrival and a test's own check of the same page would otherwise collide.
+ */
+export function analyzeInTurn(page: Page): Promise<AxeResults> {
+  const next = (runs.get(page) ?? Promise.resolve())
+    .catch(() => {})
+    .then(() => new AxeBuilder({ page }).analyze());
+  runs.set(page, next);
+  return next;
+}
+
 /** One serious or critical accessibility violation, where it was seen. */
 export interface AxeFinding {
   path: string;
@@ -105,7 +122,7 @@ export class AxeWatch {
     await page.waitForLoadState("load");
     const url = this.ownUrl(page);
     if (!url) return;
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await analyzeInTurn(page);
     for (const violation of results.violations) {
       if (!FAILING.has(violation.impact ?? "")) continue;
       const finding: AxeFinding = {

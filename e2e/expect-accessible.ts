@@ -1,11 +1,14 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import { analyzeInTurn } from "./axe-watch";
 
-/** Fails on any serious or critical axe violation of the page as it is now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/**
+ * Fails on any serious or critical axe violation of the page as it is now; with `anyImpact`,
+ * on any violation at all (pages that keep a stricter bar).
+ */
+export async function expectAccessible(page: Page, { anyImpact = false } = {}): Promise<void> {
+  const results = await analyzeInTurn(page);
   const blocking = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .filter((violation) => anyImpact || violation.impact === "serious" || violation.impact === "critical")
     .map(
       (violation) =>
         `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target).join(", ")})`,

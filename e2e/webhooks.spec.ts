@@ -1,6 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { startWebhookReceiver } from "@/lib/notify/testing/webhook-receiver";
 import { verifyWebhook } from "@/lib/notify/webhook-signature";
+import { expectAccessible } from "./expect-accessible";
 import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { RequestPage } from "./pages/request-page";
@@ -8,10 +9,7 @@ import { WebhooksPage } from "./pages/webhooks-page";
 
 const PROMPT = "Approve deploying web v1.4 to production?";
 
-async function expectNoAxeViolations(page: import("@playwright/test").Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
+const expectNoAxeViolations = (page: Page) => expectAccessible(page, { anyImpact: true });
 
 test("an admin registers an endpoint that receives signed events of a run, sees the deliveries and replays one", async ({
   signInAs,
