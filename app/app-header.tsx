@@ -22,7 +22,8 @@ export async function AppHeader() {
   );
 }
 
-// The header must render even when the count cannot be read: the page then shows no number.
+// The header must render even when the count cannot be read: it then starts at none, and the
+// live count brings the number.
 async function readInboxCount(user: { id: string; role: Role }): Promise<number | undefined> {
   try {
     const { db } = await getAppServices();

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { hasRole, type Role } from "@/lib/domain/roles";
 import { Disclosure } from "./disclosure";
+import { InboxCount, InboxCountProvider } from "./inbox-count";
 import { ModelBadge, type ModelLabel } from "./model-badge";
 import { NavLinks } from "./nav-links";
 import { RoleBadge } from "./role-badge";
@@ -31,26 +32,35 @@ export function AppNav({
           toolnexus
         </Link>
         {user ? (
-          // On a phone the links and the account fold into one menu, so the header stays one row.
-          <Disclosure label="Menu" className="app-menu" toggleClassName="app-menu-toggle">
-            <NavLinks
-              admin={hasRole(user.role, "admin")}
-              {...(inboxCount === undefined ? {} : { inboxCount })}
-            />
-            <div className="app-account">
-              <ModelBadge model={model} />
-              <span data-testid="signed-in-user">
-                <span className="visually-hidden">Signed in as </span>
-                {user.name ?? user.email}
-              </span>
-              <RoleBadge role={user.role} />
-              <form action={signOutAction}>
-                <button type="submit" className="link-button">
-                  Sign out
-                </button>
-              </form>
-            </div>
-          </Disclosure>
+          // On a phone the links and the account fold into one menu, so the header stays one row;
+          // the menu button then carries the waiting count the folded Inbox link would show.
+          <InboxCountProvider initial={inboxCount ?? 0}>
+            <Disclosure
+              label={
+                <>
+                  Menu
+                  <InboxCount testId="menu-inbox-count" />
+                </>
+              }
+              className="app-menu"
+              toggleClassName="app-menu-toggle"
+            >
+              <NavLinks admin={hasRole(user.role, "admin")} />
+              <div className="app-account">
+                <ModelBadge model={model} />
+                <span data-testid="signed-in-user">
+                  <span className="visually-hidden">Signed in as </span>
+                  {user.name ?? user.email}
+                </span>
+                <RoleBadge role={user.role} />
+                <form action={signOutAction}>
+                  <button type="submit" className="link-button">
+                    Sign out
+                  </button>
+                </form>
+              </div>
+            </Disclosure>
+          </InboxCountProvider>
         ) : (
           <div className="app-account">
             <ModelBadge model={model} />

@@ -1,13 +1,16 @@
 "use client";
 
-import { useState } from "react";
+import { createContext, type ReactNode, useContext, useState } from "react";
 import { useLiveVersion } from "./use-live-version";
 
+/** The live count of requests waiting for the signed-in person; null where nobody is. */
+const WaitingCount = createContext<number | null>(null);
+
 /**
- * How many requests wait for the signed-in person, kept live, as the nav's "Inbox 3". Nothing
- * shows at zero. Screen readers hear "Inbox 3 waiting" as the link's name.
+ * Follows how many requests wait for the signed-in person, over one stream, for every
+ * `InboxCount` inside it: the Inbox link's and, on a phone, the menu button's that hides it.
  */
-export function InboxCount({ initial }: { initial: number }) {
+export function InboxCountProvider({ initial, children }: { initial: number; children: ReactNode }) {
   const [count, setCount] = useState(initial);
   // A re-render of the page (a refresh, a navigation) brings a count as fresh as the stream's:
   // it counts, or the stream's next equal version would be taken for one already shown.
@@ -20,11 +23,20 @@ export function InboxCount({ initial }: { initial: number }) {
     const next = Number(version);
     if (Number.isInteger(next) && next >= 0) setCount(next);
   });
-  if (count === 0) return null;
+  return <WaitingCount.Provider value={count}>{children}</WaitingCount.Provider>;
+}
+
+/**
+ * The nav's "Inbox 3": how many requests wait, as the provider above follows it. Nothing
+ * shows at zero. Screen readers hear "Inbox 3 waiting" as the link's name.
+ */
+export function InboxCount({ testId = "inbox-count" }: { testId?: string }) {
+  const count = useContext(WaitingCount);
+  if (!count) return null;
   return (
     <>
       {" "}
-      <span className="nav-count" data-testid="inbox-count">
+      <span className="nav-count" data-testid={testId}>
         {count}
         <span className="visually-hidden"> waiting</span>
       </span>

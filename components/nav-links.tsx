@@ -14,11 +14,10 @@ const LINKS = [
 const ADMIN_LINK = { href: "/admin/users", label: "Admin", section: "/admin" } as const;
 
 /**
- * `admin` adds the Admin entry; the admin pages refuse everyone else by themselves.
- * `inboxCount` is how many requests wait for the viewer when the page was rendered; the
- * Inbox entry keeps it live.
+ * `admin` adds the Admin entry; the admin pages refuse everyone else by themselves. The Inbox
+ * entry shows how many requests wait, live, inside an `InboxCountProvider`.
  */
-export function NavLinks({ admin, inboxCount }: { admin: boolean; inboxCount?: number }) {
+export function NavLinks({ admin }: { admin: boolean }) {
   const pathname = usePathname();
   const links = admin ? [...LINKS, ADMIN_LINK] : LINKS;
   return (
@@ -29,7 +28,7 @@ export function NavLinks({ admin, inboxCount }: { admin: boolean; inboxCount?: n
           <li key={link.href}>
             <Link href={link.href} aria-current={active ? "page" : undefined}>
               {link.label}
-              {link.href === "/inbox" && inboxCount !== undefined && <InboxCount initial={inboxCount} />}
+              {link.href === "/inbox" && <InboxCount />}
             </Link>
           </li>
         );

@@ -127,6 +127,23 @@ test.describe("the phone layout @phone-only", () => {
   });
 });
 
+test("on a phone the closed menu says how many requests wait, live, as the Inbox link inside it does @phone-only", async ({
+  signInAs,
+}) => {
+  const { page } = await signInAs("user");
+  const shell = new AppShell(page);
+  const chat = new ChatPage(page);
+  await chat.startNewChat();
+  await expect(shell.menu).toHaveAccessibleName("Menu");
+  await chat.say("book a flight from BER to LIS");
+  await expect(chat.requestCard("input")).toBeVisible();
+  // The menu stays closed: its button carries the number the folded link would show.
+  await expect(shell.menu).toHaveAttribute("aria-expanded", "false");
+  await expect(shell.menu).toHaveAccessibleName("Menu 1 waiting");
+  await shell.openMenu();
+  await expect(shell.link("Inbox")).toHaveAccessibleName("Inbox 1 waiting");
+});
+
 test("a desktop keeps the chat list, the links and the account in view, with no menu buttons", async ({
   signInAs,
 }) => {
