@@ -48,10 +48,11 @@ test("a reviewer's email about a new approval opens it for them, not for someone
   await new RequestPage(reviewer.page).expectPrompt(PROMPT);
   await expect(new RequestPage(reviewer.page).form.approve).toBeVisible();
 
-  // The same link, opened by someone who may not answer the request, shows nothing of it.
+  // The same link, opened by someone who may not answer the request, shows nothing of it:
+  // they are told it does not exist, as for any unknown id.
   const stranger = await signInAs("user");
   const response = await stranger.page.goto(href!);
-  expect(response?.status()).toBe(403);
+  expect(response?.status()).toBe(404);
   await expect(stranger.page.getByText(PROMPT)).toHaveCount(0);
 
   await reviewer.page.goto("/demo/mail");
