@@ -62,8 +62,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests with no run on %s"
 
     const answer = (actor: Actor, data: Record<string, unknown>) =>
       engine.answerRequest({ requestId: request.id, actor, answer: { ok: true, data } });
+    // The owner knows the request exists and is told they may not answer it; to a stranger it
+    // is one that does not exist.
     expect(await appErrorCode(answer(owner, { version: "2" }))).toBe("forbidden:request");
-    expect(await appErrorCode(answer(stranger, { version: "2" }))).toBe("forbidden:request");
+    expect(await appErrorCode(answer(stranger, { version: "2" }))).toBe("not_found:request");
     expect(await appErrorCode(answer(reviewer, { version: "" }))).toBe("invalid:answer");
     await answer(reviewer, { version: "2.0.1" });
     expect(await appErrorCode(answer(reviewer, { version: "3" }))).toBe("conflict:answer");
