@@ -107,10 +107,9 @@ test.describe("OAuth sign-in requests", () => {
     const response = await stranger.page.goto(
       `/oauth/demo/start?request=${encodeURIComponent(row.requestId)}`,
     );
-    expect(response?.status()).toBe(403);
-    await expect(stranger.page.getByTestId("oauth-error")).toHaveText(
-      "You are not allowed to answer this request.",
-    );
+    // To them the owner's request is one that does not exist.
+    expect(response?.status()).toBe(404);
+    await expect(stranger.page.getByTestId("oauth-error")).toHaveText("This request does not exist.");
     expect(await db.oAuthState.count({ where: { requestRowId: row.id } })).toBe(0);
   });
 

@@ -82,7 +82,8 @@ test.describe("MCP servers that need each user's sign-in", () => {
     const start = await stranger.page.goto(
       `/oauth/mcp/bank/start?request=${encodeURIComponent(row.requestId)}`,
     );
-    expect(start?.status()).toBe(403);
+    // To them the owner's request does not exist.
+    expect(start?.status()).toBe(404);
     expect(await db.oAuthState.count({ where: { requestRowId: row.id } })).toBe(0);
 
     // The owner signs in; the stranger then arrives at the callback with the owner's code and

@@ -41,8 +41,10 @@ export async function beginMcpAuthorization(options: {
   const providerName = mcpProviderName(options.serverName);
 
   const row = await getAuthorizationRequestByWireId({ db, wireId: options.wireRequestId });
-  if (!row || row.request.data?.provider !== providerName) throw new AppError("not_found:request");
-  if (row.ownerId !== userId) throw new AppError("forbidden:request");
+  // Someone else's request is refused as if it did not exist, so an id reveals nothing.
+  if (!row || row.request.data?.provider !== providerName || row.ownerId !== userId) {
+    throw new AppError("not_found:request");
+  }
   if (row.status !== "open") throw new AppError("conflict:request_closed");
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new AppError("expired:request");
   if (!server)
