@@ -4,11 +4,20 @@ import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
 import { saveRunCheckpoint } from "@/lib/db/runs";
 import { logger } from "@/lib/log/logger";
 import { isToolnexusError } from "@/lib/toolnexus/errors";
-import type { Answer, Checkpoint, Client, Message, RunResult, StreamEvent } from "@/lib/toolnexus/types";
+import type {
+  Answer,
+  Checkpoint,
+  Client,
+  Message,
+  RunResult,
+  SafePoint,
+  StreamEvent,
+} from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { EngineToolkit, ToolkitContext } from "./engine-types";
 import type { EventBus } from "./event-bus";
 import { createEventWriter, type EventWriter, publishAll } from "./event-writer";
+import { createStreamPositions } from "./stream-positions";
 import { inRunSegment, inSpan } from "./tracing";
 
 export interface DriveDeps {
@@ -109,13 +118,15 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   let lastCheckpoint: Checkpoint | null = start.kind === "resume" ? start.checkpoint : null;
   let storedMessages = start.kind === "resume" ? start.checkpoint.messages.length : start.history.length + 1;
 
+  const positions = createStreamPositions(writer.position);
+
   let savedDigest = start.kind === "resume" ? start.checkpoint.digest : "";
-  const onCheckpoint = async (checkpoint: Checkpoint) => {
+  const onCheckpoint = async (checkpoint: Checkpoint, at: SafePoint) => {
     // The loop reports a safe point right after emitting the events that lead to it, while those
-    // events still wait in the stream for the loop below to forward them. The forwarding is
-    // synchronous, so one turn of the event loop hands them all to the writer, and they are
-    // stored with this checkpoint: a crash right after its commit can then lose none of them.
-    await new Promise((resolve) => setImmediate(resolve));
+    // events may still wait in the stream for the loop below to forward them; by the time this
+    // runs, events of a later state may have been forwarded too. Only the first `at.events` go
+    // with this checkpoint (and its `savedEventSeq`): a takeover from it supersedes the rest.
+    const upTo = await positions.after(at.events);
     lastCheckpoint = checkpoint;
     // The last call of a turn to settle and the halt that follows report the same state.
     if (checkpoint.digest === savedDigest) return;
@@ -123,18 +134,20 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     // state and the events before it in one transaction, so a write here would only slow it.
     if (isHalting(checkpoint)) return;
     const withMessages = checkpoint.messages.length > storedMessages;
-    const held = await writer.storeWith((bodies) =>
-      saveRunCheckpoint({
-        db,
-        runId,
-        threadId,
-        leaseOwner: instanceId,
-        leaseExpiresAt: new Date(Date.now() + leaseMs),
-        checkpoint,
-        withMessages,
-        bodies,
-        lastStoredSeq: writer.lastStoredSeq(),
-      }),
+    const held = await writer.storeWith(
+      (bodies) =>
+        saveRunCheckpoint({
+          db,
+          runId,
+          threadId,
+          leaseOwner: instanceId,
+          leaseExpiresAt: new Date(Date.now() + leaseMs),
+          checkpoint,
+          withMessages,
+          bodies,
+          lastStoredSeq: writer.lastStoredSeqBefore(upTo),
+        }),
+      upTo,
     );
     if (!held) {
       stop.abort();
@@ -151,6 +164,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     writer.push({ type: "superseded", afterSeq: segment.supersedeAfter });
   // A resumed run announces itself at once, before its first model or tool activity.
   if (start.kind === "resume") writer.push({ type: "run_status", status: "running" });
+  positions.forwarded();
   try {
     toolkit = await deps.createToolkit({ userId, runId, threadId });
     const client = deps.createClient();
@@ -160,7 +174,10 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
         ? client.stream(start.prompt, { ...options, history: start.history, runId })
         : client.resumeStream(start.checkpoint, start.answers, options);
     let result: RunResult | undefined;
-    for await (const event of events) result = forward(writer, event) ?? result;
+    for await (const event of events) {
+      result = forward(writer, event) ?? result;
+      if (event.type !== "done") positions.forwarded();
+    }
     if (!result) throw new Error("the run ended without a result");
     if (result.status === "pending") {
       const withMessages = result.checkpoint!.messages.length > storedMessages;
@@ -187,6 +204,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     });
     if (events) await publishAll(bus, events);
   } finally {
+    positions.close();
     // Whatever is still queued goes out now (or is dropped if the run is no longer ours), and
     // no timer is left behind.
     await writer.flush().catch(() => {});

@@ -79,4 +79,38 @@ describe("event writer on sqlite", () => {
     const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
     expect(stored.map((event) => event.type).slice(-2)).toEqual(["tool_call", "tool_result"]);
   });
+
+  it("stores only the events before a position with a store, and says where the last of them went", async () => {
+    const { threadId, runId } = await runningRun();
+    const writer = createEventWriter({
+      db: database.db,
+      bus: createMemoryEventBus(),
+      threadId,
+      runId,
+      leaseOwner: "writer-test",
+      textFlushMs: 60_000,
+    });
+    writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: {} });
+    await writer.flush();
+    const safePoint = writer.position();
+    // A later state's event arrives before the earlier state is stored.
+    writer.push({ type: "tool_result", toolCallId: "c1", name: "lookup", output: "ok", isError: false });
+    let handed: string[] = [];
+    let before: number | undefined;
+    await writer.storeWith(async (bodies) => {
+      handed = bodies.map((body) => body.type);
+      before = writer.lastStoredSeqBefore(safePoint);
+      return [];
+    }, safePoint);
+    expect(handed).toEqual([]);
+    const call = (await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 })).at(-1)!;
+    expect(call.type).toBe("tool_call");
+    expect(before).toBe(call.seq);
+    // The later event is still owed, and goes out with the next write.
+    await writer.flush();
+    const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
+    expect(stored.map((event) => event.type).slice(-2)).toEqual(["tool_call", "tool_result"]);
+    expect(stored.at(-1)!.seq).toBe(call.seq + 1);
+    expect(writer.lastStoredSeqBefore(safePoint)).toBe(call.seq);
+  });
 });

@@ -27,48 +27,61 @@ export function createEventWriter({
   textFlushMs: number;
 }) {
   let chain: Promise<void> = Promise.resolve();
-  let queued: EventBody[] = [];
+  // Every body gets the next index as it is queued; `seqs` says where the stored ones went.
+  let queued: { index: number; body: EventBody }[] = [];
+  let pushed = 0;
+  const seqs: number[] = [];
   let text = "";
   let timer: NodeJS.Timeout | undefined;
   let failure: unknown;
-  let lastSeq: number | undefined;
-  const noteStored = (events: readonly ThreadEvent[]) => {
-    if (events.length > 0) lastSeq = events.at(-1)!.seq;
+  const noteStored = (taken: readonly { index: number }[], events: readonly ThreadEvent[]) => {
+    if (events.length === 0) return;
+    // A store returns the events of the bodies it was given first, in their order.
+    taken.forEach(({ index }, i) => {
+      seqs[index] = events[i]!.seq;
+    });
+  };
+
+  const enqueue = (body: EventBody) => {
+    queued.push({ index: pushed, body });
+    pushed += 1;
   };
 
   /** Moves the text gathered so far into the queue as one event. */
   const queueText = () => {
-    if (text !== "") queued.push({ type: "text", delta: text });
+    if (text !== "") enqueue({ type: "text", delta: text });
     text = "";
   };
 
-  /** Stops the timer and hands over everything gathered so far, text last. */
-  const takeQueued = () => {
+  /** Stops the timer and hands over what is gathered before `upTo` (everything by default), text last. */
+  const takeQueued = (upTo = Number.POSITIVE_INFINITY) => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    queueText();
-    const bodies = queued;
-    queued = [];
-    return bodies;
+    if (upTo > pushed) queueText();
+    const taken = queued.filter((entry) => entry.index < upTo);
+    queued = queued.filter((entry) => entry.index >= upTo);
+    if (queued.length > 0 || text !== "") later();
+    return taken;
   };
 
+  function later() {
+    timer ??= setTimeout(write, textFlushMs);
+  }
+
   const write = () => {
-    const bodies = takeQueued();
-    if (bodies.length === 0) return;
+    const taken = takeQueued();
+    if (taken.length === 0) return;
+    const bodies = taken.map((entry) => entry.body);
     chain = chain.then(async () => {
       if (failure) return;
       try {
         const events = await appendRunEvents({ db, threadId, runId, bodies, onlyWhileHeldBy: leaseOwner });
-        noteStored(events);
+        noteStored(taken, events);
         await publishAll(bus, events);
       } catch (error) {
         failure = error;
       }
     });
-  };
-
-  const later = () => {
-    timer ??= setTimeout(write, textFlushMs);
   };
 
   return {
@@ -79,11 +92,21 @@ export function createEventWriter({
     push(body: EventBody) {
       // Text gathered before this event comes before it in the log.
       queueText();
-      queued.push(body);
+      enqueue(body);
       later();
     },
-    /** The seq of the last event this writer stored, once it has stored one. */
-    lastStoredSeq: () => lastSeq,
+    /**
+     * How many events have been handed to this writer so far, text gathered since the last
+     * event counting as one: a position for `storeWith` and `lastStoredSeqBefore`.
+     */
+    position: () => pushed + (text === "" ? 0 : 1),
+    /** The seq of the last stored event among the first `upTo` handed over, if any is stored. */
+    lastStoredSeqBefore(upTo: number): number | undefined {
+      for (let index = Math.min(upTo, pushed) - 1; index >= 0; index -= 1) {
+        if (seqs[index] !== undefined) return seqs[index];
+      }
+      return undefined;
+    },
     /** Waits until everything pushed so far is stored; rethrows a storage failure. */
     async flush() {
       write();
@@ -95,10 +118,16 @@ export function createEventWriter({
      * it stores them in its own transaction, ahead of its own events, and returns every event
      * it stored (published here, in log order), or null when the run is no longer ours; then
      * the bodies are gone, as they would be for a plain write. If it throws, they are queued
-     * again. Resolves to whether the run was still ours.
+     * again. Resolves to whether the run was still ours. With `upTo` (a `position`), only the
+     * events handed over before it go with this store: a safe point stores the events that led
+     * to it, not those of a later state that arrived meanwhile.
      */
-    storeWith(store: (bodies: EventBody[]) => Promise<ThreadEvent[] | null>): Promise<boolean> {
-      const bodies = takeQueued();
+    storeWith(
+      store: (bodies: EventBody[]) => Promise<ThreadEvent[] | null>,
+      upTo?: number,
+    ): Promise<boolean> {
+      const taken = takeQueued(upTo);
+      const bodies = taken.map((entry) => entry.body);
       const step = chain.then(async () => {
         if (failure) throw failure;
         let events: ThreadEvent[] | null;
@@ -106,11 +135,11 @@ export function createEventWriter({
           events = await store(bodies);
         } catch (error) {
           // Rolled back: the events were not stored, and a later write still owes them.
-          queued = [...bodies, ...queued];
+          queued = [...taken, ...queued];
           throw error;
         }
         if (events === null) return false;
-        noteStored(events);
+        noteStored(taken, events);
         await publishAll(bus, events);
         return true;
       });

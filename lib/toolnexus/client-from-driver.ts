@@ -112,7 +112,19 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     emit: RunContext["emit"],
     streaming: boolean,
   ): RunContext => {
-    const run: RunContext = { driver, options, state, streaming, emit, persisted: Promise.resolve() };
+    const run: RunContext = {
+      driver,
+      options,
+      state,
+      streaming,
+      // Counted so a safe point can say how many events precede it (see `SafePoint`).
+      emit: (event) => {
+        run.emitted += 1;
+        emit(event);
+      },
+      emitted: 0,
+      persisted: Promise.resolve(),
+    };
     if (opts.toolkit) run.toolkit = opts.toolkit;
     if (signal) run.signal = signal;
     if (opts.onCheckpoint) run.onCheckpoint = opts.onCheckpoint;

@@ -32,8 +32,9 @@ async function halt(run: RunContext): Promise<RunResult> {
   const suspended = suspendedRequests(run.state.slots);
   const view = haltedView(run.state.slots);
   const checkpoint = snapshot(run);
+  const at = { events: run.emitted };
   await run.persisted;
-  if (run.onCheckpoint) await run.onCheckpoint(checkpoint);
+  if (run.onCheckpoint) await run.onCheckpoint(checkpoint, at);
   const result = baseResult(run, "pending", suspended[0]!.prompt);
   result.messages = [...run.state.messages, ...view.messages];
   result.toolCalls = [...run.state.toolCalls, ...view.records];

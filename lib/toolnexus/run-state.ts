@@ -5,6 +5,7 @@ import type {
   LoopOptions,
   Message,
   ModelDriver,
+  SafePoint,
   StreamEvent,
   ToolCallRecord,
   ToolkitLike,
@@ -32,7 +33,9 @@ export interface RunContext {
   signal?: AbortSignal;
   streaming: boolean;
   emit: (event: StreamEvent) => void;
-  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+  onCheckpoint?: (checkpoint: Checkpoint, at: SafePoint) => void | Promise<void>;
+  /** How many events this run has emitted so far. */
+  emitted: number;
   state: RunState;
   /** Serializes onCheckpoint calls so a host sees safe points in order, one at a time. */
   persisted: Promise<void>;
@@ -67,7 +70,9 @@ export function reachSafePoint(run: RunContext): Promise<void> {
   // Without a listener there is nothing to persist, so no serialization cost on the hot path.
   if (!onCheckpoint || run.ended) return run.persisted;
   const checkpoint = snapshot(run);
-  run.persisted = run.persisted.then(() => onCheckpoint(checkpoint));
+  // Taken now: the host may hear of this safe point only after later events went out.
+  const at: SafePoint = { events: run.emitted };
+  run.persisted = run.persisted.then(() => onCheckpoint(checkpoint, at));
   return run.persisted;
 }
 

@@ -236,6 +236,16 @@ export interface ToolkitLike {
   execute(name: string, args: Record<string, unknown>, ctx?: Context): Promise<ToolResult>;
 }
 
+/**
+ * Where a safe point stands in the run's event stream: `events` is how many events (of this run
+ * or resume) came before it. A host that stores events and checkpoints together stores the
+ * first `events` with this checkpoint; later ones may already have arrived, and they belong to
+ * a later state.
+ */
+export interface SafePoint {
+  events: number;
+}
+
 export interface RunOptions {
   toolkit?: ToolkitLike;
   history?: Message[];
@@ -243,13 +253,13 @@ export interface RunOptions {
   /** Names the run for idempotency keys; generated when absent. */
   runId?: string;
   /** Awaited at every safe point, so a host can persist progress before the loop goes on. */
-  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+  onCheckpoint?: (checkpoint: Checkpoint, at: SafePoint) => void | Promise<void>;
 }
 
 export interface ResumeOptions {
   toolkit?: ToolkitLike;
   signal?: AbortSignal;
-  onCheckpoint?: (checkpoint: Checkpoint) => void | Promise<void>;
+  onCheckpoint?: (checkpoint: Checkpoint, at: SafePoint) => void | Promise<void>;
 }
 
 export interface Client {
