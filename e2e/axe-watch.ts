@@ -7,12 +7,22 @@ type AxeResults = Awaited<ReturnType<AxeBuilder["analyze"]>>;
 const runs = new WeakMap<Page, Promise<unknown>>();
 
 /**
+ * Next streams a dynamic page's metadata after its first bytes, so right after a navigation
+ * the document may not have its <title> yet. Wait a little for it: a page that never gets one
+ * is still reported by axe's `document-title` rule.
+ */
+async function titleStreamed(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.title !== "", null, { timeout: 3_000 }).catch(() => {});
+}
+
+/**
  * Runs axe on the page once every earlier run in it has finished, whoever started it: the
  * watch's check on arrival and a test's own check of the same page would otherwise collide.
  */
 export function analyzeInTurn(page: Page): Promise<AxeResults> {
   const next = (runs.get(page) ?? Promise.resolve())
     .catch(() => {})
+    .then(() => titleStreamed(page))
     .then(() => new AxeBuilder({ page }).analyze());
   runs.set(page, next);
   return next;
