@@ -34,7 +34,7 @@ export type CallbackOutcome =
 export type AnswerRequestFn = (input: AnswerInput) => Promise<unknown>;
 
 /** Treats "somebody else resolved it first" as an outcome, not a failure. */
-async function answerOrClosed(answer: AnswerRequestFn, input: AnswerInput): Promise<boolean> {
+export async function answerOrClosed(answer: AnswerRequestFn, input: AnswerInput): Promise<boolean> {
   try {
     await answer(input);
     return true;
@@ -42,6 +42,15 @@ async function answerOrClosed(answer: AnswerRequestFn, input: AnswerInput): Prom
     if (isAppError(error, "conflict:answer") || isAppError(error, "conflict:request_closed")) return false;
     if (isAppError(error, "expired:request")) return false;
     throw error;
+  }
+}
+
+/** The PKCE verifier sealed into a sign-in's state; a state that does not open was tampered with. */
+export function readStoredCodeVerifier(sealed: string, runtime: OAuthRuntime, stateHash: string): string {
+  try {
+    return decryptToken(sealed, decryptionKeys(runtime.keys), codeVerifierContext(stateHash));
+  } catch (error) {
+    throw new OAuthError("state:tampered", "The stored sign-in state could not be read", { cause: error });
   }
 }
 
@@ -106,16 +115,7 @@ export async function completeAuthorization(options: {
     return { status: "declined", threadId: request.threadId };
   }
 
-  let codeVerifier: string;
-  try {
-    codeVerifier = decryptToken(
-      stored.codeVerifierEnc,
-      decryptionKeys(runtime.keys),
-      codeVerifierContext(stateHash),
-    );
-  } catch (error) {
-    throw new OAuthError("state:tampered", "The stored sign-in state could not be read", { cause: error });
-  }
+  const codeVerifier = readStoredCodeVerifier(stored.codeVerifierEnc, runtime, stateHash);
   const tokens = await exchangeAuthorizationCode({
     provider,
     callbackParams: options.params,

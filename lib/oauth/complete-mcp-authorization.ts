@@ -4,30 +4,19 @@ import type { DbClient } from "@/lib/db/db-types";
 import { claimOAuthState } from "@/lib/db/oauth-states";
 import { getRequestById } from "@/lib/db/requests";
 import type { Actor } from "@/lib/domain/roles";
-import { AppError, isAppError } from "@/lib/errors";
-import { codeVerifierContext } from "./begin-authorization";
+import { AppError } from "@/lib/errors";
 import { mcpFlowFailure } from "./begin-mcp-authorization";
-import { type AnswerRequestFn, type CallbackOutcome, callbackQuerySchema } from "./complete-authorization";
+import {
+  type AnswerRequestFn,
+  answerOrClosed,
+  type CallbackOutcome,
+  callbackQuerySchema,
+  readStoredCodeVerifier,
+} from "./complete-authorization";
 import { createMcpOAuthProvider, type McpSignInServer, mcpProviderName } from "./mcp-client-provider";
 import { OAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
-import { decryptionKeys } from "./secret-keys";
 import { hashState, verifyState } from "./state";
-import { decryptToken } from "./token-crypto";
-
-async function answerOrClosed(
-  answer: AnswerRequestFn,
-  input: Parameters<AnswerRequestFn>[0],
-): Promise<boolean> {
-  try {
-    await answer(input);
-    return true;
-  } catch (error) {
-    if (isAppError(error, "conflict:answer") || isAppError(error, "conflict:request_closed")) return false;
-    if (isAppError(error, "expired:request")) return false;
-    throw error;
-  }
-}
 
 /**
  * The authorization server sent the browser back. As with the tools' sign-ins, everything that
@@ -125,16 +114,7 @@ export async function completeMcpAuthorization(options: {
     return { status: "declined", threadId: request.threadId };
   }
 
-  let codeVerifier: string;
-  try {
-    codeVerifier = decryptToken(
-      stored.codeVerifierEnc,
-      decryptionKeys(runtime.keys),
-      codeVerifierContext(stateHash),
-    );
-  } catch (error) {
-    throw new OAuthError("state:tampered", "The stored sign-in state could not be read", { cause: error });
-  }
+  const codeVerifier = readStoredCodeVerifier(stored.codeVerifierEnc, runtime, stateHash);
   const provider = createMcpOAuthProvider({
     db,
     runtime,
