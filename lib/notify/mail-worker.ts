@@ -11,6 +11,7 @@ import {
 import { logger } from "@/lib/log/logger";
 import { composeMail } from "./compose-mail";
 import type { MailConfig } from "./mail-config";
+import { pollPasses } from "./polling-pass";
 
 export interface MailWorkerOptions {
   db: DbClient;
@@ -59,9 +60,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     pollMs = 2_000,
     leaseMs = 120_000,
   } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = true;
 
   const fanOut = async () => {
     for (const notice of await listDueMailNotices({ db, now: now(), limit: 50 })) {
@@ -155,29 +153,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     return sent;
   };
 
-  const loop = () => {
-    if (stopped) return;
-    running = tick().catch((error: unknown) => {
-      logger.error({ err: error }, "mail pass failed");
-      return 0;
-    });
-    void running.then((sent) => {
-      // A pass that sent mail may have left more due: go again at once rather than after a poll.
-      if (!stopped) timer = setTimeout(loop, sent > 0 ? 0 : pollMs);
-    });
-  };
-
-  return {
-    tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  const polling = pollPasses({ pass: tick, pollMs, failure: "mail pass failed" });
+  return { tick, start: polling.start, stop: polling.stop };
 }

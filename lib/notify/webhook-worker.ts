@@ -6,6 +6,7 @@ import {
   recordWebhookAttemptById,
 } from "@/lib/db/webhook-deliveries";
 import { logger } from "@/lib/log/logger";
+import { pollPasses } from "./polling-pass";
 import { type PostOutcome, postWebhook } from "./post-webhook";
 import { signWebhook } from "./webhook-signature";
 
@@ -61,9 +62,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     timeoutMs = 10_000,
     batch = 4,
   } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = true;
 
   const attempt = async (id: string): Promise<boolean> => {
     const claimed = await claimWebhookDeliveryById({ db, id, owner: instanceId, now: new Date(), leaseMs });
@@ -131,29 +129,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     return made;
   };
 
-  const loop = () => {
-    if (stopped) return;
-    running = tick().catch((error: unknown) => {
-      logger.error({ err: error }, "webhook delivery pass failed");
-      return 0;
-    });
-    void running.then((made) => {
-      // A full pass may have left more due: go again at once rather than after a poll.
-      if (!stopped) timer = setTimeout(loop, made > 0 ? 0 : pollMs);
-    });
-  };
-
-  return {
-    tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  const polling = pollPasses({ pass: tick, pollMs, failure: "webhook delivery pass failed" });
+  return { tick, start: polling.start, stop: polling.stop };
 }
