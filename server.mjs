@@ -7,6 +7,7 @@
 import { createServer } from "node:http";
 import next from "next";
 import { applyForwardedTrust, parseTrustedProxies } from "./lib/http/forwarded-trust.mjs";
+import { drainOnTerminate } from "./lib/http/server-draining.mjs";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || undefined;
@@ -20,6 +21,9 @@ const server = createServer((req, res) => {
   applyForwardedTrust(req, trusted);
   void handle(req, res);
 });
+// SIGTERM (a deploy, a scale-down) or Ctrl+C: stop taking connections and end the live streams,
+// so clients go to a peer now; see lib/http/server-draining.mjs.
+drainOnTerminate(server);
 server.listen(port, hostname, () => {
   console.log(`toolnexus listening on http://${hostname ?? "localhost"}:${port}`);
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import type { Db } from "@/lib/db/client";
 import { ChatPage } from "./pages/chat-page";
 import { InboxPage } from "./pages/inbox-page";
@@ -75,9 +75,21 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// The pages this journey opened, so a failure can say what each of them showed.
+const pages: Page[] = [];
+
+test.afterEach(async ({ browserName: _ }, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const page of pages.splice(0)) {
+    const text = await page.locator("body").innerText({ timeout: 2_000 }).catch(String);
+    console.log(`[behind-nginx] ${page.url()} showed:\n${text.slice(0, 2_000)}`);
+  }
+});
+
 async function signIn(browser: Browser, email: string) {
   const context = await browser.newContext({ baseURL: proxy.url });
   const page = await context.newPage();
+  pages.push(page);
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(email, PASSWORD);

@@ -1,13 +1,15 @@
 import "server-only";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { requireUserAndSessionVersion, sessionWatchSignal } from "@/lib/auth/session-watch";
+import { untilDraining } from "@/lib/http/server-draining.mjs";
 import { type AppServices, getAppServices } from "./app-services";
 import { errorResponse } from "./define-route";
 
 /**
  * `defineRoute` for a live stream. Its `signal` aborts when the browser leaves and also when
  * the session the stream was opened with is revoked (signed out, signed out everywhere), so a
- * stream authorised once does not outlive its session by more than a re-check interval.
+ * stream authorised once does not outlive its session by more than a re-check interval. It also
+ * aborts when this server begins to shut down, so the browser reconnects to a peer at once.
  */
 export function defineStreamRoute<Context>(
   handler: (
@@ -23,7 +25,7 @@ export function defineStreamRoute<Context>(
         db: services.db,
         userId: actor.id,
         sessionVersion,
-        signal: request.signal,
+        signal: untilDraining(request.signal),
       });
       return await handler({ actor, request, context, signal }, services);
     } catch (error) {

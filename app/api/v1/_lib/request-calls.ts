@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { authenticateApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import { AppError } from "@/lib/errors";
+import { untilDraining } from "@/lib/http/server-draining.mjs";
 import type {
   cancelRequestRoute,
   createRequestRoute,
@@ -102,7 +103,11 @@ export async function readRequestCall(
   const wait = call.query.wait ?? 0;
   const stored =
     wait > 0
-      ? await engine.waitForRequest({ ...input, timeoutMs: wait * 1000, signal: call.request.signal })
+      ? await engine.waitForRequest({
+          ...input,
+          timeoutMs: wait * 1000,
+          signal: untilDraining(call.request.signal),
+        })
       : await engine.readOwnRequest(input);
   return { status: 200, body: toApiRequest(stored) };
 }
@@ -132,7 +137,8 @@ export async function requestEventsCall(
   const first = await engine.readOwnRequest(input);
   const authorization = call.request.headers.get("authorization");
   const encoder = new TextEncoder();
-  const signal = call.request.signal;
+  // A stopping server ends the stream; the client reconnects to a peer.
+  const signal = untilDraining(call.request.signal);
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (text: string) => controller.enqueue(encoder.encode(text));
