@@ -64,3 +64,74 @@ describe("sessionWatchSignal", () => {
     other.abort();
   });
 });
+
+describe("sessionWatchSignal shared by the streams of one session", () => {
+  /** The database, counting the user reads that go through it. */
+  function countingDb() {
+    let reads = 0;
+    const db = new Proxy(database.db, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== "user") return value;
+        return new Proxy(value, {
+          get(model, method, modelReceiver) {
+            const fn = Reflect.get(model, method, modelReceiver);
+            if (method !== "findUnique" || typeof fn !== "function") return fn;
+            return (...args: unknown[]) => {
+              reads += 1;
+              return fn.apply(model, args);
+            };
+          },
+        });
+      },
+    });
+    return { db, reads: () => reads };
+  }
+
+  it("reads the user once per interval however many streams follow the session, and ends them all", async () => {
+    const user = await newUser("many-tabs@example.test");
+    const counting = countingDb();
+    const parents = Array.from({ length: 20 }, () => new AbortController());
+    const signals = parents.map((parent) =>
+      sessionWatchSignal({
+        db: counting.db,
+        userId: user.id,
+        sessionVersion: user.sessionVersion,
+        signal: parent.signal,
+        everyMs: 50,
+      }),
+    );
+    await tick(290);
+    // About five intervals passed: five reads, not a hundred.
+    expect(counting.reads()).toBeGreaterThanOrEqual(3);
+    expect(counting.reads()).toBeLessThanOrEqual(7);
+
+    // One stream leaving ends only that one.
+    parents[0]!.abort();
+    expect(signals[0]!.aborted).toBe(true);
+    expect(signals.slice(1).every((signal) => !signal.aborted)).toBe(true);
+
+    await raiseSessionVersionByUserId({ db: database.db, userId: user.id });
+    await expect.poll(() => signals.every((signal) => signal.aborted), { timeout: 2_000 }).toBe(true);
+  });
+
+  it("stops reading once the last stream of the session has left", async () => {
+    const user = await newUser("left@example.test");
+    const counting = countingDb();
+    const parents = [new AbortController(), new AbortController()];
+    for (const parent of parents) {
+      sessionWatchSignal({
+        db: counting.db,
+        userId: user.id,
+        sessionVersion: user.sessionVersion,
+        signal: parent.signal,
+        everyMs: 20,
+      });
+    }
+    await tick(70);
+    for (const parent of parents) parent.abort();
+    const after = counting.reads();
+    await tick(120);
+    expect(counting.reads()).toBe(after);
+  });
+});

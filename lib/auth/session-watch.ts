@@ -15,11 +15,47 @@ export async function requireUserAndSessionVersion(): Promise<{ user: SessionUse
   return { user, sessionVersion: typeof version === "number" ? version : 0 };
 }
 
+// Streams of one session share one re-check: a reviewer with ten tabs, or two thousand open
+// streams on one instance, cost one read per session per interval, not one per stream.
+type Watch = { streams: Set<AbortController>; forget: () => void };
+const watches = new WeakMap<DbClient, Map<string, Watch>>();
+
+function watchSession(db: DbClient, userId: string, sessionVersion: number, everyMs: number): Watch {
+  const byKey = watches.get(db) ?? new Map<string, Watch>();
+  watches.set(db, byKey);
+  const key = `${userId}\u0000${sessionVersion}\u0000${everyMs}`;
+  const known = byKey.get(key);
+  if (known) return known;
+  const streams = new Set<AbortController>();
+  const timer = setInterval(() => {
+    getUserById({ db, userId }).then(
+      (user) => {
+        if (user && user.sessionVersion === sessionVersion) return;
+        watch.forget();
+        for (const stream of [...streams]) stream.abort();
+        streams.clear();
+      },
+      // A failed read is not a revocation; the next tick asks again.
+      () => {},
+    );
+  }, everyMs);
+  timer.unref?.();
+  const watch: Watch = {
+    streams,
+    forget: () => {
+      clearInterval(timer);
+      if (byKey.get(key) === watch) byKey.delete(key);
+    },
+  };
+  byKey.set(key, watch);
+  return watch;
+}
+
 /**
  * A signal that aborts with `signal`, or as soon as the session it was opened with ends (signed
  * out, signed out everywhere, account deleted). A live stream is authorised once, when it
- * opens; this ends it within SESSION_RECHECK_MS of a revocation, and the browser's reconnect
- * then meets the 401 it should.
+ * opens; this ends it within `everyMs` (SESSION_RECHECK_MS) of a revocation, and the browser's
+ * reconnect then meets the 401 it should.
  */
 export function sessionWatchSignal({
   db,
@@ -35,21 +71,20 @@ export function sessionWatchSignal({
   everyMs?: number;
 }): AbortSignal {
   const controller = new AbortController();
-  const stop = () => {
-    clearInterval(timer);
+  if (signal.aborted) {
     controller.abort();
+    return controller.signal;
+  }
+  const watch = watchSession(db, userId, sessionVersion, everyMs);
+  watch.streams.add(controller);
+  const leave = () => {
+    watch.streams.delete(controller);
+    controller.abort();
+    if (watch.streams.size === 0) watch.forget();
   };
-  const timer = setInterval(() => {
-    getUserById({ db, userId }).then(
-      (user) => {
-        if (!user || user.sessionVersion !== sessionVersion) stop();
-      },
-      // A failed read is not a revocation; the next tick asks again.
-      () => {},
-    );
-  }, everyMs);
-  timer.unref?.();
-  if (signal.aborted) stop();
-  else signal.addEventListener("abort", stop, { once: true });
+  signal.addEventListener("abort", leave, { once: true });
+  controller.signal.addEventListener("abort", () => signal.removeEventListener("abort", leave), {
+    once: true,
+  });
   return controller.signal;
 }
