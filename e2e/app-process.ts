@@ -78,8 +78,12 @@ export class AppProcess {
     this.child = undefined;
     if (!child?.pid || child.exitCode !== null) return;
     const exited = once(child, "exit");
-    process.kill(-child.pid, "SIGTERM");
+    const pid = child.pid;
+    process.kill(-pid, "SIGTERM");
+    // A graceful stop that hangs becomes a kill, so one stuck shutdown cannot hold the suite.
+    const fallback = setTimeout(() => process.kill(-pid, "SIGKILL"), 15_000);
     await exited;
+    clearTimeout(fallback);
     // The port must be free for the next start.
     while (
       await fetch(`${this.origin}/login`).then(
