@@ -84,7 +84,14 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
     startTransition(() => dispatch(decision));
   };
 
-  if (items.length === 0) return <p className="muted">No requests match these filters.</p>;
+  // A batch that emptied the list still says how each answer went.
+  if (items.length === 0)
+    return (
+      <div className="inbox">
+        <p className="muted">No requests match these filters.</p>
+        <BulkReportView failure={failure} outcomes={outcomes} />
+      </div>
+    );
 
   const anySelectable = items.some((item) => selectable(item, canBulk));
   return (
@@ -174,6 +181,14 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
           </div>
         </section>
       )}
+      <BulkReportView failure={failure} outcomes={outcomes} />
+    </div>
+  );
+}
+
+function BulkReportView({ failure, outcomes }: { failure: string | null; outcomes: BulkReport["outcomes"] }) {
+  return (
+    <>
       {failure && (
         <p role="alert" className="alert alert-error">
           {failure}
@@ -190,6 +205,6 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
           </ul>
         </div>
       )}
-    </div>
+    </>
   );
 }
