@@ -77,6 +77,13 @@ test("an admin registers an endpoint that receives signed events of a run, sees 
     await expect(row).toContainText("Delivered");
     await expect(row).toContainText("HTTP 200");
     await expectNoAxeViolations(admin.page);
+    // One status at a time, in the URL: the delivered one is among the delivered, not the failed.
+    await webhooks.showStatus("Failed");
+    await expect(admin.page).toHaveURL(/\/admin\/webhooks\?status=failed$/);
+    await expect(webhooks.delivery(headers.id)).toHaveCount(0);
+    await webhooks.showStatus("Delivered");
+    await expect(webhooks.delivery(headers.id)).toContainText("HTTP 200");
+    await webhooks.showStatus("All");
     await row.getByRole("button", { name: `Replay ${headers.id}` }).click();
     // The replay is the same message: same id, same body, signed anew.
     await expect.poll(() => ofType("request.created").length).toBe(2);

@@ -1,13 +1,24 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** `/admin/webhooks`: endpoints, the form that adds one, and the latest deliveries. */
+/** `/admin/webhooks`: endpoints, the form that adds one, and the deliveries, page by page. */
 export class WebhooksPage {
   readonly endpoints: Locator;
   readonly deliveries: Locator;
+  /** The links that show the deliveries of one status ("All", "Pending", "Delivered", "Failed"). */
+  readonly statusFilters: Locator;
 
   constructor(readonly page: Page) {
     this.endpoints = page.getByRole("table", { name: "Webhook endpoints" });
     this.deliveries = page.getByRole("table", { name: "Webhook deliveries" });
+    this.statusFilters = page.getByRole("navigation", { name: "Delivery status" });
+  }
+
+  async showStatus(label: "All" | "Pending" | "Delivered" | "Failed"): Promise<void> {
+    await this.statusFilters.getByRole("link", { name: label, exact: true }).click();
+    await expect(this.statusFilters.getByRole("link", { name: label, exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
   }
 
   async goto(): Promise<void> {

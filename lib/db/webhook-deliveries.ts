@@ -151,37 +151,47 @@ function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
   return { ...common, status: "pending", nextAttemptAt: row.nextAttemptAt.toISOString() };
 }
 
-/** The latest deliveries, newest first, for the admin page (optionally of one status). */
+/**
+ * One page of deliveries, newest first, for the admin page (optionally of one status), and how
+ * many there are in all. Both orders are indexed (`[createdAt, id]`, `[status, createdAt, id]`).
+ */
 export async function listWebhookDeliveryViews({
   db,
   status,
-  limit = 100,
+  page = 1,
+  pageSize = 50,
 }: {
   db: DbClient;
   status?: WebhookDeliveryView["status"];
-  limit?: number;
-}): Promise<WebhookDeliveryView[]> {
-  const rows = await db.webhookDelivery.findMany({
-    where: status ? { status } : {},
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-    select: {
-      id: true,
-      messageId: true,
-      endpointId: true,
-      status: true,
-      attempts: true,
-      nextAttemptAt: true,
-      lastAttemptAt: true,
-      lastStatusCode: true,
-      lastError: true,
-      deliveredAt: true,
-      createdAt: true,
-      message: { select: { type: true } },
-      endpoint: { select: { url: true } },
-    },
-  });
-  return rows.map(toDeliveryView);
+  page?: number;
+  pageSize?: number;
+}): Promise<{ rows: WebhookDeliveryView[]; total: number }> {
+  const where = status ? { status } : {};
+  const [rows, total] = await Promise.all([
+    db.webhookDelivery.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      select: {
+        id: true,
+        messageId: true,
+        endpointId: true,
+        status: true,
+        attempts: true,
+        nextAttemptAt: true,
+        lastAttemptAt: true,
+        lastStatusCode: true,
+        lastError: true,
+        deliveredAt: true,
+        createdAt: true,
+        message: { select: { type: true } },
+        endpoint: { select: { url: true } },
+      },
+    }),
+    db.webhookDelivery.count({ where }),
+  ]);
+  return { rows: rows.map(toDeliveryView), total };
 }
 
 export type WebhookReplay = { outcome: "queued" } | { outcome: "not_found" } | { outcome: "already_pending" };

@@ -4,29 +4,34 @@ import { formatUtc } from "@/components/admin/format-utc";
 import { requirePageRole } from "@/lib/auth/guards";
 import { listWebhookDeliveryViews } from "@/lib/db/webhook-deliveries";
 import { listWebhookEndpointViews } from "@/lib/db/webhook-endpoints";
-import type { WebhookDeliveryView } from "@/lib/domain/webhooks";
 import { privateAddressesAllowed } from "@/lib/notify/webhook-address";
 import { AddEndpointForm } from "./add-endpoint-form";
-import { EndpointActions, ReplayButton } from "./row-actions";
+import {
+  DELIVERIES_PAGE_SIZE,
+  DeliveriesSection,
+  deliverySearch,
+  parseDeliveryFilters,
+} from "./deliveries-section";
+import { EndpointActions } from "./row-actions";
 import "@/components/admin/admin.css";
 
 export const metadata = { title: "Webhooks · Admin · toolnexus" };
 
-const statusLabel = { pending: "Pending", delivered: "Delivered", failed: "Failed" } as const;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-function deliveryNote(delivery: WebhookDeliveryView): string {
-  if (delivery.status === "delivered") return `at ${formatUtc(delivery.deliveredAt)}`;
-  if (delivery.status === "pending") return `next attempt ${formatUtc(delivery.nextAttemptAt)}`;
-  return "gave up";
-}
-
-/** Endpoints that receive signed events, and the latest deliveries to them with their outcome. */
-export default async function AdminWebhooksPage() {
-  await requirePageRole("admin", "/admin/webhooks");
+/** Endpoints that receive signed events, and their deliveries, newest first, page by page. */
+export default async function AdminWebhooksPage({ searchParams }: { searchParams: SearchParams }) {
+  const filters = parseDeliveryFilters(await searchParams);
+  await requirePageRole("admin", `/admin/webhooks${deliverySearch(filters)}`);
   const { db } = await getAppServices();
   const [endpoints, deliveries] = await Promise.all([
     listWebhookEndpointViews({ db }),
-    listWebhookDeliveryViews({ db, limit: 100 }),
+    listWebhookDeliveryViews({
+      db,
+      page: filters.page,
+      pageSize: DELIVERIES_PAGE_SIZE,
+      ...(filters.status ? { status: filters.status } : {}),
+    }),
   ]);
   return (
     <section className="stack" aria-labelledby="admin-title">
@@ -84,60 +89,12 @@ export default async function AdminWebhooksPage() {
         </div>
         <AddEndpointForm />
       </section>
-      <section className="stack" aria-labelledby="webhook-deliveries-title">
-        <h2 id="webhook-deliveries-title">Latest deliveries</h2>
-        <div className="admin-table-wrap">
-          <table className="admin-table" aria-label="Webhook deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last result</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="muted">
-                    No deliveries yet.
-                  </td>
-                </tr>
-              )}
-              {deliveries.map((delivery) => (
-                <tr key={delivery.id} aria-label={`Delivery ${delivery.messageId}`}>
-                  <th scope="row">
-                    <code>{delivery.type}</code>
-                    <div className="muted">
-                      <code>{delivery.messageId}</code> ·{" "}
-                      <time dateTime={delivery.createdAt}>{formatUtc(delivery.createdAt)}</time>
-                    </div>
-                  </th>
-                  <td className="admin-server-url">{delivery.endpointUrl}</td>
-                  <td>
-                    {statusLabel[delivery.status]} <span className="muted">{deliveryNote(delivery)}</span>
-                  </td>
-                  <td className="admin-number">{delivery.attempts}</td>
-                  <td className="admin-server-error">
-                    {delivery.lastStatusCode !== null
-                      ? `HTTP ${delivery.lastStatusCode}`
-                      : (delivery.lastError ?? "—")}
-                  </td>
-                  <td>
-                    {delivery.status === "pending" ? (
-                      "—"
-                    ) : (
-                      <ReplayButton deliveryId={delivery.id} label={`Replay ${delivery.messageId}`} />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <DeliveriesSection
+        deliveries={deliveries.rows}
+        total={deliveries.total}
+        filters={filters}
+        pages={Math.max(1, Math.ceil(deliveries.total / DELIVERIES_PAGE_SIZE))}
+      />
     </section>
   );
 }
