@@ -35,7 +35,7 @@ function whereOf(query: AuditQuery) {
   return {
     ...(query.actorId ? { actorId: query.actorId } : {}),
     ...(query.outcome ? OUTCOME_WHERE[query.outcome] : {}),
-    ...(query.toolName ? { request: { toolName: query.toolName } } : {}),
+    ...(query.toolName ? { toolName: query.toolName } : {}),
     ...(query.from || query.before
       ? {
           createdAt: {
@@ -50,9 +50,8 @@ function whereOf(query: AuditQuery) {
 /**
  * One page of answers, newest first: the audit of who decided what. Answers are the record
  * (every way a request closes writes exactly one, in the claim that closes it). Indexes:
- * `(createdAt, id)`, `(actorId, createdAt, id)`, `(ok, createdAt, id)` and `(ok, reason,
- * createdAt, id)` give each
- * filter's rows in page order; a tool filter looks its requests up by `Request(toolName)`.
+ * `(createdAt, id)`, `(actorId, createdAt, id)`, `(ok, createdAt, id)`, `(ok, reason,
+ * createdAt, id)` and `(toolName, createdAt, id)` give each filter's rows in page order.
  */
 export async function listAuditAnswers({
   db,

@@ -24,6 +24,7 @@ export async function claimRequest({
   id,
   runId,
   threadId,
+  toolName,
   resolution,
 }: {
   db: DbClient;
@@ -34,6 +35,8 @@ export async function claimRequest({
    */
   runId?: string | null;
   threadId?: string;
+  /** The request's tool, copied onto its answer for the audit; read with the rest when missing. */
+  toolName?: string;
   resolution: Resolution;
 }): Promise<
   | { claimed: false }
@@ -43,9 +46,12 @@ export async function claimRequest({
     return await db.$transaction(async (tx) => {
       const now = new Date();
       const owner =
-        runId !== undefined && threadId !== undefined
-          ? { runId, threadId }
-          : await tx.request.findUnique({ where: { id }, select: { runId: true, threadId: true } });
+        runId !== undefined && threadId !== undefined && toolName !== undefined
+          ? { runId, threadId, toolName }
+          : await tx.request.findUnique({
+              where: { id },
+              select: { runId: true, threadId: true, toolName: true },
+            });
       if (
         !owner ||
         (owner.runId !== null &&
@@ -108,6 +114,7 @@ async function recordResolution({
   id,
   threadId,
   runId,
+  toolName,
   answer,
   resolution,
 }: {
@@ -115,6 +122,7 @@ async function recordResolution({
   id: string;
   threadId: string;
   runId: string | null;
+  toolName: string;
   answer: Omit<Answer, "id">;
   resolution: Resolution;
 }): Promise<{ events: ThreadEvent[]; answeredAt: Date }> {
@@ -122,6 +130,7 @@ async function recordResolution({
     data: {
       requestRowId: id,
       actorId: resolution.actorId,
+      toolName,
       ok: answer.ok,
       ...(answer.data ? { data: toJson(answer.data) } : {}),
       reason: answer.reason ?? null,
@@ -166,10 +175,13 @@ export async function cancelOpenRequestsByRun({
   threadId: string;
   actorId: string;
 }): Promise<ThreadEvent[]> {
-  const open = await tx.request.findMany({ where: { runId, status: "open" }, select: { id: true } });
+  const open = await tx.request.findMany({
+    where: { runId, status: "open" },
+    select: { id: true, toolName: true },
+  });
   const events: ThreadEvent[] = [];
   let closed = 0;
-  for (const { id } of open) {
+  for (const { id, toolName } of open) {
     if (!(await claimOpenRequest({ tx, id, status: "cancelled", resolvedAt: new Date() }))) continue;
     closed += 1;
     const recorded = await recordResolution({
@@ -177,6 +189,7 @@ export async function cancelOpenRequestsByRun({
       id,
       threadId,
       runId,
+      toolName,
       answer: { ok: false, reason: "cancelled" },
       resolution: { status: "cancelled", actorId },
     });

@@ -135,11 +135,11 @@ export async function listDueRequests({
   db: DbClient;
   now: Date;
   limit?: number;
-}): Promise<{ id: string; runId: string | null; threadId: string }[]> {
+}): Promise<{ id: string; runId: string | null; threadId: string; toolName: string }[]> {
   return db.request.findMany({
     where: { status: "open", expiresAt: { lte: now } },
     orderBy: { expiresAt: "asc" },
     take: limit,
-    select: { id: true, runId: true, threadId: true },
+    select: { id: true, runId: true, threadId: true, toolName: true },
   });
 }

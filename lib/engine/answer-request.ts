@@ -69,6 +69,7 @@ export async function answerRequest(
     id: request.id,
     runId: request.runId,
     threadId: request.threadId,
+    toolName: request.toolName,
     resolution: { status: "answered", answer, actorId: actor.id },
   });
   if (!claim.claimed) {

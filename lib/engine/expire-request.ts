@@ -24,14 +24,15 @@ export function isDue(request: BareRequest, now = Date.now()): boolean {
 /** The system's answer to a request whose time is up; false when something else resolved it first. */
 export async function expireRequest(
   deps: ExpiryDeps,
-  request: { id: string; runId: string | null; threadId: string },
+  request: { id: string; runId: string | null; threadId: string; toolName: string },
 ): Promise<boolean> {
-  const { id, runId, threadId } = request;
+  const { id, runId, threadId, toolName } = request;
   const claim = await claimRequest({
     db: deps.db,
     id,
     runId,
     threadId,
+    toolName,
     resolution: { status: "expired", actorId: null },
   });
   if (!claim.claimed) return false;

@@ -16,6 +16,18 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a run's open-request count 
   const openRows = async (runId: string) =>
     suite.database.db.request.count({ where: { runId, status: "open" } });
   const countOf = async (runId: string) => (await readRunState(suite.database.db, runId)).run.openRequests;
+  // Every answer carries its request's tool, however the request closed (the audit filters on it).
+  const expectAnswersCarryTheirTools = async (runId: string) => {
+    const requests = await suite.database.db.request.findMany({
+      where: { runId },
+      select: { toolName: true, answer: { select: { toolName: true } } },
+    });
+    expect(requests.length).toBeGreaterThan(0);
+    for (const request of requests) {
+      expect(request.toolName).not.toBe("");
+      expect(request.answer?.toolName).toBe(request.toolName);
+    }
+  };
   const readyIds = async () =>
     (await listOrphanedRuns({ db: suite.database.db, now: new Date() })).orphans.map((run) => run.id);
 
@@ -71,6 +83,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a run's open-request count 
     expect(after.run.openRequests).toBe(0);
     expect(after.run.status).not.toBe("pending");
     expect(await openRows(runId)).toBe(0);
+    await expectAnswersCarryTheirTools(runId);
     await engine.stop();
   });
 
@@ -81,6 +94,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a run's open-request count 
     await engine.cancelRun({ runId, actor: suite.people.owner });
     expect(await countOf(runId)).toBe(0);
     expect(await openRows(runId)).toBe(0);
+    await expectAnswersCarryTheirTools(runId);
     await engine.stop();
   });
 });

@@ -206,6 +206,16 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests with no run on %s"
     expect(await appErrorCode(engine.cancelRequest({ requestId: withdrawn.id, ownerId: owner.id }))).toBe(
       "conflict:request_closed",
     );
+    // The expired and the withdrawn requests' answers carry their tool, for the audit's filter.
+    const answers = await suite.database.db.answer.findMany({
+      where: { requestRowId: { in: [expiring.id, dueLater.id, withdrawn.id] } },
+      select: { toolName: true, request: { select: { toolName: true } } },
+    });
+    expect(answers).toHaveLength(3);
+    for (const answer of answers) {
+      expect(answer.toolName).not.toBe("");
+      expect(answer.toolName).toBe(answer.request.toolName);
+    }
 
     const { request: asked } = await engine.createRequest(
       newRequest(owner, { audience: "owner", request: { kind: "question", prompt: "Colour?" } }),

@@ -144,6 +144,7 @@ export async function cancelStandaloneRequest(
       id: request.id,
       runId: null,
       threadId: request.threadId,
+      toolName: request.toolName,
       resolution: { status: "cancelled", actorId: ownerId },
     });
     if (claim.claimed) {

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { createDb } from "./client";
+import { migrateDatabase } from "./migrate-database";
+import { createTempDatabase } from "./temp-database";
+
+// Answers given before answers carried their tool take it from their request when the database
+// is migrated, so the audit's tool filter finds the old ones too.
+const MIGRATION = "20261201142005_answer_tool_name";
+
+describe.each(["sqlite", "postgres"] as const)("the answer tool migration on %s", (provider) => {
+  it("copies each existing answer's tool from its request and keeps the rest of the row", async () => {
+    const temp = await createTempDatabase({ provider });
+    let db = createDb({ url: temp.url });
+    try {
+      await migrateDatabase({ url: temp.url, before: MIGRATION });
+      // The tables a request needs did not change in this migration: the client can write them.
+      const user = await db.user.create({ data: { email: `backfill-${provider}@example.test` } });
+      const thread = await db.thread.create({ data: { userId: user.id, title: "old" } });
+      const run = await db.run.create({ data: { threadId: thread.id, userId: user.id, model: "demo" } });
+      for (const [n, toolName] of [
+        [1, "deploy"],
+        [2, "refund"],
+      ] as const) {
+        await db.request.create({
+          data: {
+            id: `req-${n}`,
+            requestId: `pnd-${n}`,
+            runId: run.id,
+            threadId: thread.id,
+            ownerId: user.id,
+            toolCallId: `call-${n}`,
+            toolName,
+            args: {},
+            kind: "approval",
+            prompt: `Old ${n}?`,
+            payload: { id: `pnd-${n}`, kind: "approval", prompt: `Old ${n}?` },
+            audience: "reviewers",
+            status: "answered",
+          },
+        });
+      }
+      // The Answer table is the one that changes: rows as the old schema wrote them.
+      await db.$executeRaw`INSERT INTO "Answer" ("id", "requestRowId", "actorId", "ok", "reason") VALUES ('ans-1', 'req-1', ${user.id}, ${true}, NULL)`;
+      await db.$executeRaw`INSERT INTO "Answer" ("id", "requestRowId", "actorId", "ok", "reason") VALUES ('ans-2', 'req-2', NULL, ${false}, 'expired')`;
+
+      // SQLite's migration rebuilds the table, which waits for every other connection to let go.
+      await db.$disconnect();
+      expect((await migrateDatabase({ url: temp.url })).applied).toContain(MIGRATION);
+      db = createDb({ url: temp.url });
+      const answers = await db.answer.findMany({
+        orderBy: { id: "asc" },
+        select: { id: true, toolName: true, ok: true, reason: true, actorId: true, requestRowId: true },
+      });
+      expect(answers).toEqual([
+        { id: "ans-1", toolName: "deploy", ok: true, reason: null, actorId: user.id, requestRowId: "req-1" },
+        {
+          id: "ans-2",
+          toolName: "refund",
+          ok: false,
+          reason: "expired",
+          actorId: null,
+          requestRowId: "req-2",
+        },
+      ]);
+    } finally {
+      await db.$disconnect();
+      await temp.drop();
+    }
+  });
+});
