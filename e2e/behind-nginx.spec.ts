@@ -81,7 +81,12 @@ const pages: Page[] = [];
 test.afterEach(async ({ browserName: _ }, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
   for (const page of pages.splice(0)) {
-    const text = await page.locator("body").innerText({ timeout: 2_000 }).catch(String);
+    const text =
+      (await page
+        .locator("main")
+        .first()
+        .textContent({ timeout: 2_000 })
+        .catch((error: unknown) => String(error))) ?? "";
     console.log(`[behind-nginx] ${page.url()} showed:\n${text.slice(0, 2_000)}`);
   }
 });
