@@ -38,6 +38,7 @@ function expectSecurityHeaders(response: Response | null): string {
   expect(csp).toContain("frame-ancestors 'none'");
   expect(scriptSrc(csp)).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
   expect(scriptSrc(csp)).not.toContain("'unsafe-inline'");
+  expect(scriptSrc(csp)).not.toContain("'unsafe-eval'");
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(headers["permissions-policy"]).toContain("camera=()");

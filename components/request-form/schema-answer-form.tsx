@@ -2,10 +2,10 @@
 
 import Form, { getDefaultRegistry } from "@rjsf/core";
 import type { BaseInputTemplateProps, ErrorListProps, ErrorSchema, RJSFSchema, UiSchema } from "@rjsf/utils";
-import validator from "@rjsf/validator-ajv8";
 import type { ReactNode } from "react";
 import { humanizeErrors } from "./human-errors";
 import { issuesToErrorSchema } from "./issues-to-error-schema";
+import { schemaValidator } from "./schema-validator";
 import type { AnswerState } from "./use-answer-submit";
 
 interface SchemaAnswerFormProps {
@@ -85,7 +85,7 @@ export function SchemaAnswerForm({
     <Form
       schema={schema as RJSFSchema}
       uiSchema={{ ...(uiSchema as UiSchema | undefined), "ui:title": heading }}
-      validator={validator}
+      validator={schemaValidator}
       initialFormData={initial}
       idPrefix={idPrefix}
       noHtml5Validate

@@ -18,6 +18,9 @@ describe("security headers", () => {
     const scripts = csp.split("; ").find((directive) => directive.startsWith("script-src"))!;
     expect(scripts).toContain("'nonce-abc123'");
     expect(scripts).not.toContain("'unsafe-inline'");
+    // Nothing in production turns strings into code; only `next dev` needs it for reloading.
+    expect(scripts).not.toContain("'unsafe-eval'");
+    expect(contentSecurityPolicy({ nonce: "n", dev: true, https: false })).toContain("'unsafe-eval'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
   });

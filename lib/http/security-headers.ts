@@ -10,9 +10,9 @@ export function createNonce(): string {
 /**
  * The Content-Security-Policy. Scripts run only with this response's nonce (Next puts it on its
  * own inline and chunk scripts) or when loaded by such a script ('strict-dynamic'): an injected
- * `<script>` or event-handler attribute does not run. 'unsafe-eval' stays because the browser's
- * JSON-Schema validation (ajv, behind the request forms) compiles each schema into a function,
- * and client-side navigation keeps one policy for every page (ADR 0025). Styles allow inline
+ * `<script>` or event-handler attribute does not run, and no script can turn a string into code
+ * (no 'unsafe-eval': the request forms validate by interpreting their schemas, ADR 0039); only
+ * `next dev`, whose reloading evaluates modules, gets it. Styles allow inline
  * attributes, which React and the form library set. Nothing may frame the app, so the Approve
  * button cannot be overlaid by another site (clickjacking).
  */
@@ -27,7 +27,7 @@ export function contentSecurityPolicy({
 }): string {
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' 'unsafe-eval'`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
