@@ -243,6 +243,24 @@ describe("the requests API with tokens", () => {
     expect(await db.thread.count({ where: { userId: owner.id } })).toBe(0);
   });
 
+  it("lists a request past its time as expired even before the expiry sweep has run", async () => {
+    const owner = await newUser(db, "user");
+    const { token } = await tokenFor(owner);
+    const soon = new Date(Date.now() + 300).toISOString();
+    const made = await (
+      await create(post(token, { ...approval, expiresAt: soon }), noParams, services())
+    ).json();
+    expect(made.status).toBe("open");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // This engine runs no timers: only the listing itself can have expired it.
+    const open = await (await list(get(token, `${BASE}?status=open`), noParams, services())).json();
+    expect(open.requests).toEqual([]);
+    const all = await (await list(get(token, BASE), noParams, services())).json();
+    expect(all.requests).toMatchObject([
+      { id: made.id, status: "expired", answer: { ok: false, reason: "expired" } },
+    ]);
+  });
+
   it("answers over the rate limit with 429 and Retry-After", async () => {
     const owner = await newUser(db, "user");
     const { token } = await tokenFor(owner);

@@ -80,10 +80,13 @@ export async function createRequestCall(
 
 export async function listRequestsCall(
   call: CallOf<typeof listRequestsRoute>,
-  { db }: ApiServices,
+  { db, engine }: ApiServices,
 ): Promise<ApiReply> {
   const caller = callerOf(call);
   const { status, after, limit } = call.query;
+  // As the inbox does: a request past its time reads as expired, not as still open until the
+  // next sweep (a second at most), so a status filter never lists it on the wrong side.
+  await engine.expireDueRequests();
   const page = await listApiRequestsByOwner({
     db,
     ownerId: caller.actor.id,
