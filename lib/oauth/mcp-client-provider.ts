@@ -76,6 +76,11 @@ export function createMcpOAuthProvider(options: {
   const redirectUrl = mcpCallbackUrl(runtime.appUrl, server.name);
   const preRegistered = server.oauth.clientId !== undefined;
   let discovery: OAuthDiscoveryState | undefined;
+  // The sealed tokens this provider last read or wrote. Several processes (and connections)
+  // act for one user: when one refreshes a rotating refresh token, another's refresh with the
+  // old one is refused. Only the tokens that were refused may be thrown away; a row another
+  // process has since replaced holds the good ones, which the SDK's retry then reads.
+  let usedTokensEnc: string | undefined;
 
   const clientMetadata: OAuthClientMetadata = {
     client_name: "toolnexus",
@@ -115,6 +120,7 @@ export function createMcpOAuthProvider(options: {
     async tokens(): Promise<OAuthTokens | undefined> {
       if (mode.kind !== "run") return undefined;
       const row = await getMcpConnectionByUserServer({ db, userId, server: server.name });
+      usedTokensEnc = row?.tokensEnc;
       if (!row) return undefined;
       try {
         const tokens = JSON.parse(
@@ -131,21 +137,18 @@ export function createMcpOAuthProvider(options: {
       const { issuer, ...rest } = tokens;
       const expiresAt =
         typeof rest.expires_in === "number" ? new Date(Date.now() + rest.expires_in * 1000) : null;
+      const tokensEnc = encryptToken(
+        JSON.stringify(rest),
+        runtime.keys.encryption,
+        mcpTokensContext(userId, server.name),
+      );
       await upsertMcpConnection({
         db,
         userId,
         server: server.name,
-        tokens: {
-          issuer: issuer ?? "",
-          scopes: rest.scope ?? "",
-          tokensEnc: encryptToken(
-            JSON.stringify(rest),
-            runtime.keys.encryption,
-            mcpTokensContext(userId, server.name),
-          ),
-          expiresAt,
-        },
+        tokens: { issuer: issuer ?? "", scopes: rest.scope ?? "", tokensEnc, expiresAt },
       });
+      usedTokensEnc = tokensEnc;
     },
     async redirectToAuthorization(url) {
       if (mode.kind === "start") mode.captured.url = url;
@@ -158,9 +161,11 @@ export function createMcpOAuthProvider(options: {
       return mode.codeVerifier;
     },
     async invalidateCredentials(scope) {
-      if ((scope === "all" || scope === "tokens") && mode.kind === "run") {
-        // A refused refresh: only a new sign-in helps, so the next call asks for one.
-        await deleteMcpConnection({ db, userId, server: server.name });
+      if ((scope === "all" || scope === "tokens") && mode.kind === "run" && usedTokensEnc) {
+        // A refused refresh: only a new sign-in helps, so the next call asks for one; unless
+        // another process has stored fresh tokens meanwhile, which are kept.
+        await deleteMcpConnection({ db, userId, server: server.name, tokensEnc: usedTokensEnc });
+        usedTokensEnc = undefined;
       }
       if ((scope === "all" || scope === "client") && !preRegistered) {
         await deleteMcpOAuthClient({ db, server: server.name });
