@@ -1,35 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type AuditQuery, listAuditAnswers } from "./audit-answers";
-import type { DbClient } from "./db-types";
+import { explainQuery } from "./testing/explain-query";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
-import { createLoggedDb, type LoggedQuery } from "./testing/logged-db";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+import { createLoggedDb } from "./testing/logged-db";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // The audit pages through every answer ever given, so each of its filters must read an index
 // in page order, never sort the whole history. As in sweep-query-plans.test.ts, the database
 // is asked how it plans exactly the SQL Prisma sends (PostgreSQL with sequential and bitmap
 // scans priced out).
-
-async function explain(db: DbClient, provider: TestProvider, query: LoggedQuery): Promise<string> {
-  if (provider === "sqlite") {
-    const rows = await db.$queryRawUnsafe<{ detail: string }[]>(
-      `EXPLAIN QUERY PLAN ${query.sql}`,
-      ...query.params,
-    );
-    return rows.map((row) => row.detail).join("\n");
-  }
-  return db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
-    // A bitmap scan gives up the index's order; priced out too, the plan shows whether an
-    // ordered index scan can serve the page at all.
-    await tx.$executeRawUnsafe("SET LOCAL enable_bitmapscan = off");
-    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN ${query.sql}`,
-      ...query.params,
-    );
-    return rows.map((row) => row["QUERY PLAN"]).join("\n");
-  });
-}
 
 const ANSWERS = 300;
 
@@ -88,7 +67,7 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the audit (%s)", 
       (q) => /FROM [`"]\w+[`"]\.[`"]Answer[`"] /.test(q.sql) && /ORDER BY/.test(q.sql),
     );
     if (!page) throw new Error(`no page query among:\n${logged.queries.map((q) => q.sql).join("\n")}`);
-    return { result, plan: await explain(database.db, provider, page) };
+    return { result, plan: (await explainQuery(database.db, provider, page, { ordered: true })).join("\n") };
   };
 
   const expectOrderedBy = (plan: string, index: string) => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { claimRequest } from "./claim-request";
-import type { DbClient } from "./db-types";
 import { listDueRequests } from "./requests";
 import { claimParkedRun, listOrphanedRuns } from "./run-leases";
+import { explainQuery } from "./testing/explain-query";
 import { createLoggedDb, type LoggedQuery } from "./testing/logged-db";
 import { seedParkedRuns } from "./testing/seed-parked-runs";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
@@ -11,24 +11,6 @@ import { createTestDatabase, type TestDatabase, type TestProvider } from "./test
 // bounded by what they return, never every parked run or every open request. These tests ask the
 // database how it plans exactly the SQL Prisma sends (PostgreSQL with sequential scans priced out,
 // so that a plan needing one shows it even on a small table).
-
-async function explain(db: DbClient, provider: TestProvider, query: LoggedQuery): Promise<string[]> {
-  if (provider === "sqlite") {
-    const rows = await db.$queryRawUnsafe<{ detail: string }[]>(
-      `EXPLAIN QUERY PLAN ${query.sql}`,
-      ...query.params,
-    );
-    return rows.map((row) => row.detail);
-  }
-  return db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
-    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN ${query.sql}`,
-      ...query.params,
-    );
-    return rows.map((row) => row["QUERY PLAN"]);
-  });
-}
 
 const statements = (queries: LoggedQuery[]) =>
   queries.filter((query) => !/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(query.sql.trim()));
@@ -73,7 +55,7 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the sweeps and cl
     await work();
     const plans = [];
     for (const query of statements(logged.queries)) {
-      plans.push({ sql: query.sql, plan: await explain(database.db, provider, query) });
+      plans.push({ sql: query.sql, plan: await explainQuery(database.db, provider, query) });
     }
     return plans;
   };

@@ -1,30 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DbClient } from "./db-types";
-import { createLoggedDb, type LoggedQuery } from "./testing/logged-db";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+import { explainQuery } from "./testing/explain-query";
+import { createLoggedDb } from "./testing/logged-db";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 import { listWebhookDeliveryViews } from "./webhook-deliveries";
 
 // The admin page pages through every delivery ever made, so each status and "all" must read an
 // index in page order, never sort the whole history (as the audit's plans are pinned).
-
-async function explain(db: DbClient, provider: TestProvider, query: LoggedQuery): Promise<string> {
-  if (provider === "sqlite") {
-    const rows = await db.$queryRawUnsafe<{ detail: string }[]>(
-      `EXPLAIN QUERY PLAN ${query.sql}`,
-      ...query.params,
-    );
-    return rows.map((row) => row.detail).join("\n");
-  }
-  return db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
-    await tx.$executeRawUnsafe("SET LOCAL enable_bitmapscan = off");
-    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN ${query.sql}`,
-      ...query.params,
-    );
-    return rows.map((row) => row["QUERY PLAN"]).join("\n");
-  });
-}
 
 const DELIVERIES = 120;
 const STATUSES = ["pending", "delivered", "failed"] as const;
@@ -86,7 +67,7 @@ describe.each(["sqlite", "postgres"] as const)("listing webhook deliveries (%s)"
       (q) => /FROM [`"]\w+[`"]\.[`"]WebhookDelivery[`"]/.test(q.sql) && /ORDER BY/.test(q.sql),
     );
     if (!query) throw new Error(`no page query among:\n${logged.queries.map((q) => q.sql).join("\n")}`);
-    return { result, plan: await explain(database.db, provider, query) };
+    return { result, plan: (await explainQuery(database.db, provider, query, { ordered: true })).join("\n") };
   };
 
   const expectOrderedBy = (plan: string, index: string) => {
