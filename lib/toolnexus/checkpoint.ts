@@ -1,7 +1,20 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import {
+  canonicalJson,
+  deepFreeze,
+  digestOf,
+  finishDigest,
+  MESSAGES_OPENING,
+  startDigest,
+  syncTranscript,
+  type TranscriptCache,
+  tailAfterMessages,
+} from "./checkpoint-digest";
 import { ToolnexusError } from "./errors";
-import type { Checkpoint, Message } from "./types";
+import type { Checkpoint, CheckpointParts, Message } from "./types";
+
+export { canonicalJson, createTranscriptCache, type TranscriptCache } from "./checkpoint-digest";
 
 export type CheckpointBody = Omit<Checkpoint, "digest">;
 
@@ -60,62 +73,6 @@ const checkpointSchema = z.object({
   digest: z.string(),
 });
 
-/** JSON with object keys sorted at every depth, so equal values always hash equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, current: unknown) => {
-    if (typeof current !== "object" || current === null || Array.isArray(current)) return current;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(current).sort()) sorted[key] = (current as Record<string, unknown>)[key];
-    return sorted;
-  });
-}
-
-function digestOf(canonical: string, key: string | undefined): string {
-  if (key === undefined) return `sha256:${createHash("sha256").update(canonical).digest("hex")}`;
-  return `hmac-sha256:${createHmac("sha256", key).update(canonical).digest("hex")}`;
-}
-
-/**
- * The canonical text and a frozen, detached copy of every message one run has snapshotted, so
- * its next safe point serializes only the messages added since: a run's transcript only grows
- * (messages are appended whole, never edited). Entries are matched by identity on every use,
- * and a transcript that differs from the cached one is serialized again from the first
- * message that differs, so a stale entry can never reach a checkpoint.
- */
-export interface TranscriptCache {
-  refs: Message[];
-  texts: string[];
-  copies: Message[];
-}
-
-export function createTranscriptCache(): TranscriptCache {
-  return { refs: [], texts: [], copies: [] };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-function syncTranscript(cache: TranscriptCache, messages: readonly Message[]): void {
-  let same = 0;
-  const shared = Math.min(cache.refs.length, messages.length);
-  while (same < shared && cache.refs[same] === messages[same]) same += 1;
-  cache.refs.length = same;
-  cache.texts.length = same;
-  cache.copies.length = same;
-  for (let i = same; i < messages.length; i += 1) {
-    const text = canonicalJson(messages[i]);
-    cache.refs.push(messages[i]!);
-    cache.texts.push(text);
-    // Shared by every later checkpoint of the run, hence frozen: nobody can change one through another.
-    cache.copies.push(deepFreeze(JSON.parse(text) as Message));
-  }
-}
-
 /**
  * The halted turn's slots as a JSON round trip yields them, keys in their order: only the
  * digest needs them sorted, and a request's form schema lists its fields in the order they are
@@ -143,16 +100,16 @@ export function createCheckpoint(body: CheckpointBody, key?: string, cache?: Tra
     };
   }
   const { messages, ...rest } = whole;
-  syncTranscript(cache, messages);
   const restText = canonicalJson(rest);
-  // "messages" sorts before every other key of a checkpoint, so the canonical text of the
-  // whole is the messages' texts followed by the rest's members, exactly as canonicalJson(whole).
-  const canonical = `{"messages":[${cache.texts.join(",")}]${restText === "{}" ? "}" : `,${restText.slice(1)}`}`;
+  const tail = tailAfterMessages(restText, rest);
+  // The cache's hash has taken in every message already; a copy of it finishes this digest.
+  const transcript = syncTranscript(cache, messages, key);
   return {
     messages: cache.copies.slice(),
     ...(JSON.parse(restText) as Omit<CheckpointBody, "messages">),
     slots: slotsInOrder(rest.slots),
-    digest: digestOf(canonical, key),
+    digest:
+      tail === null ? digestOf(canonicalJson(whole), key) : finishDigest(transcript.copy().update(tail), key),
   };
 }
 
@@ -195,4 +152,39 @@ function assertConsistent(checkpoint: Checkpoint): void {
       "Checkpoint slots do not match the tool calls of its last assistant message",
     );
   }
+}
+
+/**
+ * `verifyCheckpoint` for a checkpoint whose transcript comes as text (`CheckpointParts`): the
+ * digest is checked over that text as it stands and the messages are parsed from it, so nothing
+ * is serialized again, however long the transcript. The messages come back frozen; given a
+ * `cache`, it is left as though this process had snapshotted them itself, so the resumed run's
+ * safe points hash only what it adds. A text that is not canonical (stored before a host kept
+ * it so, say) is judged on its values by `verifyCheckpoint`, so it resumes as before.
+ */
+export function verifyCheckpointParts(value: unknown, key?: string, cache?: TranscriptCache): Checkpoint {
+  const transcript = (value as Partial<CheckpointParts> | null)?.transcript;
+  if (typeof transcript !== "string")
+    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: expected a string");
+  const { transcript: _text, digest, ...rest } = value as CheckpointParts;
+  let messages: Message[];
+  try {
+    messages = JSON.parse(`[${transcript}]`) as Message[];
+  } catch {
+    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: not JSON");
+  }
+  const whole = { ...rest, messages, digest };
+  const parsed = checkpointSchema.safeParse(whole);
+  if (!parsed.success) {
+    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${describeIssue(parsed.error)}`);
+  }
+  const tail = tailAfterMessages(canonicalJson(rest), rest);
+  const hash = startDigest(key).update(MESSAGES_OPENING).update(transcript);
+  if (tail === null || !sameDigest(digest, finishDigest(hash.copy().update(tail), key)))
+    return verifyCheckpoint(whole, key);
+  const { messages: _checked, ...checkedRest } = parsed.data as Checkpoint;
+  const checkpoint: Checkpoint = { ...structuredClone(checkedRest), messages: deepFreeze(messages).slice() };
+  assertConsistent(checkpoint);
+  if (cache) Object.assign(cache, { refs: messages.slice(), copies: messages.slice(), key, hash });
+  return checkpoint;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { verifyCheckpoint } from "./checkpoint";
+import { createTranscriptCache, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
 import { runLoop } from "./run-loop";
@@ -7,6 +7,7 @@ import { emptyUsage, type RunContext, type RunState } from "./run-state";
 import type {
   Answer,
   Checkpoint,
+  CheckpointParts,
   Client,
   LoopOptions,
   Message,
@@ -95,13 +96,23 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     };
   };
 
-  const resumed = (checkpoint: Checkpoint, answers: Answer | Answer[], opts: ResumeOptions): Start => {
+  const resumed = (
+    checkpoint: Checkpoint | CheckpointParts,
+    answers: Answer | Answer[],
+    opts: ResumeOptions,
+  ): Start => {
     // Validate before anything runs, so a refused resume has no effects at all.
-    const verified = verifyCheckpoint(checkpoint, options.checkpointKey);
+    const transcript = createTranscriptCache();
+    const verified =
+      typeof checkpoint === "object" && checkpoint !== null && "transcript" in checkpoint
+        ? verifyCheckpointParts(checkpoint, options.checkpointKey, transcript)
+        : verifyCheckpoint(checkpoint, options.checkpointKey);
     const matched = matchAnswers(verified, answers);
     return (signal, emit, streaming) => {
       const { digest: _digest, version: _version, model: _model, ...state } = verified;
-      return runLoop(context(state, opts, signal, emit, streaming), matched);
+      const run = context(state, opts, signal, emit, streaming);
+      run.transcript = transcript;
+      return runLoop(run, matched);
     };
   };
 

@@ -1,4 +1,4 @@
-export { canonicalJson, createCheckpoint, verifyCheckpoint } from "./checkpoint";
+export { canonicalJson, createCheckpoint, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
 export {
   type ClientOptions,
   createClient,

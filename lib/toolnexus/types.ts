@@ -185,6 +185,14 @@ export interface Checkpoint {
   digest: string;
 }
 
+/**
+ * A checkpoint as a host may keep it: everything but `messages`, plus `transcript`, the
+ * canonical JSON texts of its messages (`canonicalJson`, one per message) joined by ",".
+ * `client.resume` takes it as it takes a Checkpoint and checks the digest over that text as it
+ * stands, so a long transcript is not serialized again.
+ */
+export type CheckpointParts = Omit<Checkpoint, "messages"> & { transcript: string };
+
 // ---- Client options ---------------------------------------------------------------------------
 
 export interface Metric {
@@ -266,9 +274,13 @@ export interface Client {
   readonly model: string;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
   stream(prompt: string, options?: RunOptions): AsyncIterable<StreamEvent>;
-  resume(checkpoint: Checkpoint, answers: Answer | Answer[], options?: ResumeOptions): Promise<RunResult>;
+  resume(
+    checkpoint: Checkpoint | CheckpointParts,
+    answers: Answer | Answer[],
+    options?: ResumeOptions,
+  ): Promise<RunResult>;
   resumeStream(
-    checkpoint: Checkpoint,
+    checkpoint: Checkpoint | CheckpointParts,
     answers: Answer | Answer[],
     options?: ResumeOptions,
   ): AsyncIterable<StreamEvent>;
