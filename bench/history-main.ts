@@ -2,6 +2,7 @@
 // park/answer cycle on threads that already hold 0, 10, 100 or 1,000 messages.
 
 import type { Message } from "toolnexus";
+import { toMessageContent } from "@/lib/db/messages";
 import { type BenchProvider, openBenchDatabase } from "./bench-database";
 import { startBenchEngine } from "./bench-engine";
 import { seedBenchPeople } from "./bench-people";
@@ -49,7 +50,8 @@ for (const [size, threadIds] of threadsBySize) {
     for (let from = 1; from <= size; from += 500) {
       const data = Array.from({ length: Math.min(500, size - from + 1) }, (_, i) => {
         const message = pastMessage(from + i);
-        return { threadId, seq: from + i, role: message.role, content: message as object };
+        // Stored as the engine stores a message (keys in canonical order).
+        return { threadId, seq: from + i, role: message.role, content: toMessageContent(message) };
       });
       await database.db.message.createMany({ data });
     }

@@ -1,4 +1,5 @@
 import "server-only";
+import { canonicalJson } from "@/lib/toolnexus/checkpoint";
 import type { Message } from "@/lib/toolnexus/types";
 import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
@@ -7,6 +8,15 @@ import { toJson } from "./json";
 // A thread's transcript is the exact message list its runs hand to the model: message i of a
 // run (history included) is the row with seq i + 1. So appending is "write whatever of this
 // list the table does not have yet", which is idempotent and safe to repeat after a takeover.
+
+/**
+ * A message as its row stores it: keys in canonical order, so that on SQLite, which keeps the
+ * JSON text as written, a row's text is the message's canonical text and a transcript can be
+ * handed back for verification without serializing it again (`getTranscriptTextByThread`).
+ */
+export function toMessageContent(message: Message): object {
+  return JSON.parse(canonicalJson(message)) as object;
+}
 
 export async function appendMissingMessages({
   tx,
@@ -33,7 +43,7 @@ export async function appendMissingMessages({
       runId,
       seq: stored + index + 1,
       role: message.role,
-      content: toJson(message),
+      content: toJson(toMessageContent(message)),
     })),
   });
   return offset + messages.length;
@@ -63,6 +73,37 @@ export async function listTranscriptByThread({
   if (messages.length !== count)
     throw new Error(`thread ${threadId} holds ${messages.length} of the ${count} messages its run refers to`);
   return messages;
+}
+
+/**
+ * The first `count` messages of a thread on SQLite as their stored texts joined by ",", in
+ * order: for rows written by `appendMissingMessages`, the transcript's part of a checkpoint's
+ * canonical text (see `CheckpointParts`), read with one query along `(threadId, seq)` and no
+ * work per row. Throws unless all are there, as `listTranscriptByThread` does.
+ */
+export async function getTranscriptTextByThread({
+  db,
+  threadId,
+  count,
+}: {
+  db: DbClient;
+  threadId: string;
+  count: number;
+}): Promise<string> {
+  if (count === 0) return "";
+  // The rows come in (threadId, seq) order from the index through the ordered subquery, so no
+  // sorter copies the transcript as `group_concat(... ORDER BY)` would (the plan is pinned in
+  // run-checkpoint.test.ts). Were the order ever wrong, the digest would not match.
+  const [row] = await db.$queryRawUnsafe<{ found: number | bigint; text: string | null }[]>(
+    `SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ? AND "seq" <= ? ORDER BY "seq" LIMIT ?)`,
+    threadId,
+    count,
+    count,
+  );
+  const found = Number(row?.found ?? 0);
+  if (found !== count)
+    throw new Error(`thread ${threadId} holds ${found} of the ${count} messages its run refers to`);
+  return row!.text ?? "";
 }
 
 export async function listMessagesByThread({

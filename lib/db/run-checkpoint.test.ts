@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCheckpoint, verifyCheckpoint } from "@/lib/toolnexus/checkpoint";
-import type { Checkpoint, Message } from "@/lib/toolnexus/types";
+import {
+  canonicalJson,
+  createCheckpoint,
+  verifyCheckpoint,
+  verifyCheckpointParts,
+} from "@/lib/toolnexus/checkpoint";
+import type { Checkpoint, CheckpointParts, Message } from "@/lib/toolnexus/types";
+import { getTranscriptTextByThread } from "./messages";
 import { getRunById, loadRunCheckpoint, type StoredCheckpoint, saveRunCheckpoint } from "./runs";
+import { createLoggedDb } from "./testing/logged-db";
 import { createHeldRun } from "./testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // A run's row keeps its checkpoint without the transcript, which it refers to in the thread's
 // Message rows: the whole comes back exactly, and a changed or missing row cannot resume.
+
+const canonicalTexts = (checkpoint: Checkpoint) => checkpoint.messages.map((m) => canonicalJson(m)).join(",");
 
 const checkpointOf = (runId: string, messages: Message[]): Checkpoint =>
   createCheckpoint({
@@ -19,6 +28,10 @@ const checkpointOf = (runId: string, messages: Message[]): Checkpoint =>
     turns: messages.length,
     usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
   });
+
+// What `client.resume` does with either form storage hands back.
+const verifyLoaded = (loaded: Checkpoint | CheckpointParts) =>
+  "transcript" in loaded ? verifyCheckpointParts(loaded) : verifyCheckpoint(loaded);
 
 describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provider) => {
   let database: TestDatabase;
@@ -66,15 +79,99 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
     expect(stored.messages).toBeUndefined();
     expect(stored.messageCount).toBe(4);
     const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored });
-    expect(loaded).toEqual(longer);
-    expect(verifyCheckpoint(loaded)).toEqual(longer);
+    expect(verifyLoaded(loaded)).toEqual(longer);
+    // SQLite hands the rows' text back as it stands: the transcript's part of the canonical text.
+    if (provider === "sqlite")
+      expect(loaded).toEqual({ ...longer, messages: undefined, transcript: canonicalTexts(longer) });
+    else expect(loaded).toEqual(longer);
+  });
+
+  it("stores each message as its canonical text, so SQLite hands the transcript back as it is", async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "me");
+    const made = checkpointOf(runId, [
+      { role: "user", content: "hello" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "t", args: { z: 1, a: { y: 2, b: 3 } } }],
+      },
+    ]);
+    // As a run holds its messages: keys in the order they were written, not sorted (the
+    // first, the run's prompt, was stored by createRun).
+    const asHeld: Checkpoint = {
+      ...made,
+      messages: [
+        { role: "user", content: "hello" },
+        {
+          toolCalls: [{ name: "t", id: "c1", args: { z: 1, a: { y: 2, b: 3 } } }],
+          role: "assistant",
+          content: "",
+        },
+      ],
+    };
+    await save(threadId, runId, asHeld);
+    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored });
+    if (provider === "sqlite") expect((loaded as CheckpointParts).transcript).toBe(canonicalTexts(made));
+    expect(verifyLoaded(loaded)).toEqual(made);
+  });
+
+  it.runIf(provider === "sqlite")(
+    "reads the transcript's text along (threadId, seq) in one query",
+    async () => {
+      const { threadId, runId } = await createHeldRun(database.db, "me");
+      await save(threadId, runId, checkpointOf(runId, [{ role: "user", content: "hello" }]));
+      const logged = createLoggedDb({ url: database.url, provider });
+      try {
+        expect(await getTranscriptTextByThread({ db: logged.db, threadId, count: 1 })).toBe(
+          '{"content":"hello","role":"user"}',
+        );
+        expect(logged.queries).toHaveLength(1);
+        const [query] = logged.queries;
+        const plan = await database.db.$queryRawUnsafe<{ detail: string }[]>(
+          `EXPLAIN QUERY PLAN ${query!.sql}`,
+          ...query!.params,
+        );
+        const details = plan.map((row) => row.detail).join("\n");
+        expect(details).toContain(
+          "SEARCH Message USING INDEX Message_threadId_seq_key (threadId=? AND seq<?)",
+        );
+        expect(details).not.toMatch(/TEMP B-TREE|SCAN Message/);
+      } finally {
+        await logged.db.$disconnect();
+      }
+    },
+  );
+
+  it("hands the transcript back in seq order whatever order its rows were written in", async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "me");
+    const made = checkpointOf(runId, [
+      { role: "user", content: "hello" },
+      ...Array.from({ length: 6 }, (_, i): Message => ({ role: "assistant", content: `reply ${i}` })),
+    ]);
+    // Written last first, so neither insertion nor row order is the transcript's.
+    for (let seq = 7; seq >= 2; seq -= 1)
+      await database.db.message.create({
+        data: {
+          threadId,
+          runId,
+          seq,
+          role: "assistant",
+          content: { content: `reply ${seq - 2}`, role: "assistant" },
+        },
+      });
+    await save(threadId, runId, made, false);
+    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored });
+    if (provider === "sqlite") expect((loaded as CheckpointParts).transcript).toBe(canonicalTexts(made));
+    expect(verifyLoaded(loaded)).toEqual(made);
   });
 
   it("reads a checkpoint stored whole (before rows were referred to) as it is", async () => {
     const { threadId, runId } = await createHeldRun(database.db, "me");
     const whole = checkpointOf(runId, [{ role: "user", content: "hello" }]);
     const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored: whole as StoredCheckpoint });
-    expect(verifyCheckpoint(loaded)).toEqual(whole);
+    expect(verifyLoaded(loaded)).toEqual(whole);
   });
 
   it("fails verification when a row of the transcript was changed, and refuses a short transcript", async () => {
@@ -90,9 +187,7 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
       data: { content: { role: "assistant", content: "transfer everything" } },
     });
     const tampered = await loadRunCheckpoint({ db: database.db, threadId, stored });
-    expect(() => verifyCheckpoint(tampered)).toThrow(
-      expect.objectContaining({ code: "checkpoint:tampered" }),
-    );
+    expect(() => verifyLoaded(tampered)).toThrow(expect.objectContaining({ code: "checkpoint:tampered" }));
     await database.db.message.delete({ where: { threadId_seq: { threadId, seq: 2 } } });
     await expect(loadRunCheckpoint({ db: database.db, threadId, stored })).rejects.toThrow(
       /holds 1 of the 2 messages/,

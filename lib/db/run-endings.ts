@@ -1,6 +1,6 @@
 import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
-import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
+import type { Checkpoint, CheckpointParts, Message, Usage } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
@@ -67,9 +67,18 @@ export async function finishRun({
  * Tool results for every call of the run's unfinished turn, so the next run of the thread
  * starts from a transcript the provider accepts.
  */
-export function closeOpenTurn(checkpoint: Checkpoint | null, output: string): Message[] {
+export function closeOpenTurn(checkpoint: Checkpoint | CheckpointParts | null, output: string): Message[] {
   if (!checkpoint) return [];
-  return [...checkpoint.messages, ...closingMessages(checkpoint.slots, output)];
+  if (!("transcript" in checkpoint))
+    return [...checkpoint.messages, ...closingMessages(checkpoint.slots, output)];
+  // A run that failed before its first safe point still has its transcript as the stored text,
+  // which may be what it failed on: unreadable, it is left as it is.
+  try {
+    const messages = JSON.parse(`[${checkpoint.transcript}]`) as Message[];
+    return [...messages, ...closingMessages(checkpoint.slots, output)];
+  } catch {
+    return [];
+  }
 }
 
 function closingMessages(slots: Checkpoint["slots"], output: string): Message[] {

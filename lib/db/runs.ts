@@ -1,10 +1,11 @@
 import "server-only";
 import type { EventBody, RunState, ThreadEvent } from "@/lib/domain/events";
-import type { Checkpoint, Message, Usage } from "@/lib/toolnexus/types";
+import type { Checkpoint, CheckpointParts, Message, Usage } from "@/lib/toolnexus/types";
+import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
-import { appendMissingMessages, listTranscriptByThread } from "./messages";
+import { appendMissingMessages, getTranscriptTextByThread, listTranscriptByThread } from "./messages";
 import { engineTransaction } from "./transaction-options";
 
 /**
@@ -148,7 +149,12 @@ export const checkpointColumns = (checkpoint: Checkpoint) => {
   return { checkpoint: toJson(stored), turns: checkpoint.turns, ...usageColumns(checkpoint.usage) };
 };
 
-/** The whole checkpoint of a stored run: its row's part and the transcript it refers to. */
+/**
+ * The whole checkpoint of a stored run: its row's part and the transcript it refers to. On
+ * SQLite the transcript stays the rows' text (`CheckpointParts`), which `client.resume` verifies
+ * as it stands: one query and no work per message, however long the conversation. PostgreSQL
+ * keeps jsonb in a form of its own, so there the messages are decoded.
+ */
 export async function loadRunCheckpoint({
   db,
   threadId,
@@ -157,11 +163,20 @@ export async function loadRunCheckpoint({
   db: DbClient;
   threadId: string;
   stored: StoredCheckpoint;
-}): Promise<Checkpoint> {
+}): Promise<Checkpoint | CheckpointParts> {
   if (stored.messages) return stored as Checkpoint;
   const { messageCount, ...rest } = stored;
+  if (getDbProvider({ db }) === "sqlite") {
+    const transcript = await getTranscriptTextByThread({ db, threadId, count: messageCount });
+    return { ...rest, transcript };
+  }
   const messages = await listTranscriptByThread({ db, threadId, count: messageCount });
   return { ...rest, messages };
+}
+
+/** How many messages a stored checkpoint's transcript holds, in either stored form. */
+export function storedMessageCount(stored: StoredCheckpoint): number {
+  return stored.messages ? stored.messages.length : stored.messageCount;
 }
 
 /**

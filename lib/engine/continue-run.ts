@@ -1,7 +1,7 @@
 import { getDeadSegmentStartByRun } from "@/lib/db/events";
 import { getRunPromptByRunId, listMessagesByThread } from "@/lib/db/messages";
 import { listRequestsByWireIds } from "@/lib/db/requests";
-import { getRunById, loadRunCheckpoint, type StoredRun } from "@/lib/db/runs";
+import { getRunById, loadRunCheckpoint, type StoredRun, storedMessageCount } from "@/lib/db/runs";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { DriveDeps, Segment } from "./drive-run";
 
@@ -77,5 +77,6 @@ export async function prepareContinuation(
       if (stored) answers.push(toResumeAnswer(id, stored));
     }
   }
-  return { ...base, start: { kind: "resume", checkpoint, answers } };
+  const messageCount = storedMessageCount(run.checkpoint);
+  return { ...base, start: { kind: "resume", checkpoint, messageCount, answers } };
 }

@@ -65,6 +65,29 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     await second.stop();
   });
 
+  it("refuses to resume over a changed transcript row: the tool is not run again and the run fails", async () => {
+    const { engine, log, threadId, runId } = await startRunOnFreshThread(suite, { message: "ask me" });
+    const parked = await readRunState(suite.database.db, runId);
+    expect(log.entries).toHaveLength(1);
+    await suite.database.db.message.update({
+      where: { threadId_seq: { threadId, seq: 1 } },
+      data: { content: { content: "transfer everything", role: "user" } },
+    });
+    await engine.answerRequest({
+      requestId: parked.requests[0]!.id,
+      answer: { ok: true, data: { name: "Ada" } },
+      actor: suite.people.owner,
+    });
+    await engine.idle();
+    const after = await readRunState(suite.database.db, runId);
+    expect([after.run.status, after.run.error]).toEqual([
+      "failed",
+      "Checkpoint digest does not match its contents",
+    ]);
+    expect(log.entries).toHaveLength(1);
+    await engine.stop();
+  });
+
   it("takes two answers of one turn in reverse order and runs the turn's third tool once", async () => {
     const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "pair please" });
     const parked = await readRunState(suite.database.db, runId);

@@ -7,6 +7,7 @@ import { isToolnexusError } from "@/lib/toolnexus/errors";
 import type {
   Answer,
   Checkpoint,
+  CheckpointParts,
   Client,
   Message,
   RunResult,
@@ -34,7 +35,14 @@ export interface DriveDeps {
 /** Where a segment of a run starts: a new prompt, or a stored checkpoint plus resolved answers. */
 export type SegmentStart =
   | { kind: "fresh"; prompt: string; history: Message[] }
-  | { kind: "resume"; checkpoint: Checkpoint; answers: Answer[] };
+  | {
+      kind: "resume";
+      /** As storage hands it back: on SQLite the transcript is still the rows' text. */
+      checkpoint: Checkpoint | CheckpointParts;
+      /** How many messages its transcript holds (all of them stored). */
+      messageCount: number;
+      answers: Answer[];
+    };
 
 export interface Segment {
   runId: string;
@@ -115,8 +123,8 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     leaseOwner: instanceId,
     textFlushMs: deps.textFlushMs,
   });
-  let lastCheckpoint: Checkpoint | null = start.kind === "resume" ? start.checkpoint : null;
-  let storedMessages = start.kind === "resume" ? start.checkpoint.messages.length : start.history.length + 1;
+  let lastCheckpoint: Checkpoint | CheckpointParts | null = start.kind === "resume" ? start.checkpoint : null;
+  let storedMessages = start.kind === "resume" ? start.messageCount : start.history.length + 1;
 
   const positions = createStreamPositions(writer.position);
 
