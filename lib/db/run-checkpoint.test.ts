@@ -8,6 +8,7 @@ import {
 import type { Checkpoint, CheckpointParts, Message } from "@/lib/toolnexus/types";
 import { getTranscriptTextByThread } from "./messages";
 import { getRunById, loadRunCheckpoint, type StoredCheckpoint, saveRunCheckpoint } from "./runs";
+import { explainQuery } from "./testing/explain-query";
 import { createLoggedDb } from "./testing/logged-db";
 import { createHeldRun } from "./testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
@@ -127,12 +128,7 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
           '{"content":"hello","role":"user"}',
         );
         expect(logged.queries).toHaveLength(1);
-        const [query] = logged.queries;
-        const plan = await database.db.$queryRawUnsafe<{ detail: string }[]>(
-          `EXPLAIN QUERY PLAN ${query!.sql}`,
-          ...query!.params,
-        );
-        const details = plan.map((row) => row.detail).join("\n");
+        const details = (await explainQuery(database.db, provider, logged.queries[0]!)).join("\n");
         expect(details).toContain(
           "SEARCH Message USING INDEX Message_threadId_seq_key (threadId=? AND seq<?)",
         );
