@@ -1,22 +1,21 @@
 import { auth, discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
 import * as oauth from "oauth4webapi";
 import type { DbClient } from "@/lib/db/db-types";
-import { claimOAuthState } from "@/lib/db/oauth-states";
-import { getRequestById } from "@/lib/db/requests";
 import type { Actor } from "@/lib/domain/roles";
-import { AppError } from "@/lib/errors";
 import { mcpFlowFailure } from "./begin-mcp-authorization";
 import {
   type AnswerRequestFn,
   answerOrClosed,
   type CallbackOutcome,
-  callbackQuerySchema,
+  claimCallbackState,
+  declineOnProviderError,
+  parseCallbackQuery,
   readStoredCodeVerifier,
-} from "./complete-authorization";
+} from "./callback-steps";
 import { createMcpOAuthProvider, type McpSignInServer, mcpProviderName } from "./mcp-client-provider";
 import { OAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
-import { hashState, verifyState } from "./state";
+import { verifyState } from "./state";
 
 /**
  * The authorization server sent the browser back. As with the tools' sign-ins, everything that
@@ -38,9 +37,7 @@ export async function completeMcpAuthorization(options: {
   const { db, runtime, user, server } = options;
   const now = options.now ?? new Date();
   const providerName = mcpProviderName(options.serverName);
-  const parsed = callbackQuerySchema.safeParse(Object.fromEntries(options.params));
-  if (!parsed.success) throw new OAuthError("state:malformed", "The sign-in response is incomplete");
-  const query = parsed.data;
+  const query = parseCallbackQuery(options.params);
 
   const claims = verifyState(query.state, runtime.keys.state, now.getTime());
   if (claims.provider !== providerName) {
@@ -80,38 +77,22 @@ export async function completeMcpAuthorization(options: {
     }
   }
 
-  const stateHash = hashState(query.state);
-  const claim = await claimOAuthState({ db, stateHash, now });
-  if (claim.status === "unknown")
-    throw new OAuthError("state:unknown", "This sign-in link is not known here");
-  if (claim.status === "used") throw new OAuthError("state:used", "This sign-in link has already been used");
-  if (claim.status === "expired") throw new OAuthError("state:expired", "The sign-in link has expired");
-  const stored = claim.state;
-  if (
-    stored.requestRowId !== claims.requestRowId ||
-    stored.userId !== user.id ||
-    stored.provider !== providerName
-  ) {
-    throw new OAuthError("state:mismatch", "This sign-in response does not match its request");
-  }
-  const request = await getRequestById({ db, id: stored.requestRowId });
-  if (!request) throw new AppError("not_found:request");
-  const actor = { id: user.id, role: user.role };
-
+  const { stored, stateHash, request, actor } = await claimCallbackState({
+    db,
+    user,
+    state: query.state,
+    claims,
+    provider: providerName,
+    now,
+  });
   if (query.error) {
-    if (query.error !== "access_denied") {
-      throw new OAuthError(
-        "provider:error",
-        `${server.name} could not complete the sign-in (${query.error})`,
-      );
-    }
-    const answered = await answerOrClosed(options.answerRequest, {
-      requestId: request.id,
-      answer: { ok: false, reason: "declined" },
+    return declineOnProviderError({
+      error: query.error,
+      label: server.name,
+      answerRequest: options.answerRequest,
+      request,
       actor,
     });
-    if (!answered) throw new AppError("conflict:request_closed");
-    return { status: "declined", threadId: request.threadId };
   }
 
   const codeVerifier = readStoredCodeVerifier(stored.codeVerifierEnc, runtime, stateHash);
