@@ -1,16 +1,15 @@
-import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getFirstEventSeqByRun, listSupersededMarkersByRun } from "@/lib/db/events";
 import { getActiveRunByThread, getRunById } from "@/lib/db/runs";
-import type { ChatMessage } from "@/lib/domain/chat-message";
 import { supersededRanges } from "@/lib/domain/superseded-events";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, toPublicError } from "@/lib/errors";
 import { loadOwnThread } from "./load-own-thread";
-import { RunChunkTranslator } from "./run-chunk-translator";
+import { type ChatChunk, RunChunkTranslator } from "./run-chunk-translator";
+import { uiMessageSseResponse } from "./ui-message-sse";
 
 export const runStreamInput = z
   .object({
@@ -53,16 +52,16 @@ export async function openRunStream(
   const markers = await listSupersededMarkersByRun({ db, runId: target });
   const translator = new RunChunkTranslator(target, supersededRanges(markers));
 
-  const stream = createUIMessageStream<ChatMessage>({
-    execute: async ({ writer }) => {
+  return uiMessageSseResponse<ChatChunk>({
+    execute: async (write) => {
       for await (const event of engine.subscribe({ threadId, afterSeq, signal })) {
-        for (const chunk of translator.push(event)) writer.write(chunk);
+        for (const chunk of translator.push(event)) write(chunk);
         // Ending the stream of a live run makes the client reattach, and its replay skips
         // what this viewer was shown before the run changed hands.
         if (translator.finished || translator.stale) return;
       }
     },
     onError: (error) => toPublicError(error).message,
+    keepAliveMs: KEEP_ALIVE_MS,
   });
-  return createUIMessageStreamResponse({ stream, keepAliveMs: KEEP_ALIVE_MS });
 }
