@@ -5,6 +5,7 @@ import { acquireBuildLock } from "./build-lock";
 import { runDbChild } from "./db-child";
 import { buildOnce, serverEnv, signIn, startBenchServer } from "./inbox-http";
 import { processTreeRssBytes } from "./process-rss";
+import { heapAfterGc, withHeapProbe } from "./server-heap";
 import { sizesFromEnv } from "./sizes";
 import { type OpenStream, openStream } from "./sse-client";
 import type { SseSeedParams, SseSeedResult } from "./sse-seed-main";
@@ -61,7 +62,8 @@ export const sseStreamsSection: BenchSection = {
       const buildSeconds = await buildOnce(env);
       for (const size of sizes) {
         // A fresh server per size, so one size's garbage is never the next one's baseline.
-        const server = await startBenchServer(env);
+        const probe = withHeapProbe(env, String(size));
+        const server = await startBenchServer(probe.env);
         const streams: OpenStream[] = [];
         try {
           const { origin } = server;
@@ -73,6 +75,8 @@ export const sseStreamsSection: BenchSection = {
             (await openStream(`${origin}/api/inbox/stream`, reviewer)).close();
           }
           await inboxPageMs(origin, reviewer);
+          // Collected first, so the idle baseline holds no garbage and the growth is not understated.
+          const idleHeap = await heapAfterGc(server.child.pid!, probe.file);
           await delay(2_000);
           const idleRss = await rssMb(server.child.pid!);
           const idlePage = summarize(await inboxPageMs(origin, reviewer));
@@ -97,11 +101,40 @@ export const sseStreamsSection: BenchSection = {
           await delay(2_000);
           const loadedRss = await rssMb(server.child.pid!);
           const loadedPage = summarize(await inboxPageMs(origin, reviewer));
+          // After the figures the target is about, so its full collection disturbs none of them.
+          const loadedHeap = await heapAfterGc(server.child.pid!, probe.file);
           const firstBytes = summarize(streams.map((stream) => stream.firstByteMs));
+          const mb = (bytes: number) => bytes / 1024 ** 2;
+          const growth = (pick: (usage: NodeJS.MemoryUsage) => number) =>
+            mb(pick(loadedHeap.after) - pick(idleHeap.after));
           rows.push(
             { label: `${size} streams: server RSS idle`, unit: "MB", p50: idleRss, n: 5 },
             { label: `${size} streams: server RSS with the streams open`, unit: "MB", p50: loadedRss, n: 5 },
             { label: `${size} streams: RSS growth`, unit: "MB", p50: loadedRss - idleRss, n: size },
+            {
+              label: `${size} streams: live V8 heap per stream (after a full GC)`,
+              unit: "KB",
+              p50: (growth((usage) => usage.heapUsed) * 1024) / size,
+              n: size,
+            },
+            {
+              label: `${size} streams: garbage a full GC found with the streams open`,
+              unit: "MB",
+              p50: mb(loadedHeap.before.heapUsed - loadedHeap.after.heapUsed),
+              n: 1,
+            },
+            {
+              label: `${size} streams: V8 heap reserved, growth (live and free)`,
+              unit: "MB",
+              p50: growth((usage) => usage.heapTotal),
+              n: 1,
+            },
+            {
+              label: `${size} streams: resident memory outside V8's heap, growth`,
+              unit: "MB",
+              p50: growth((usage) => usage.rss - usage.heapTotal),
+              n: 1,
+            },
             {
               label: `${size} streams: stream open → first bytes`,
               unit: "ms",
@@ -149,6 +182,7 @@ export const sseStreamsSection: BenchSection = {
           `next build into .next/bench (${buildSeconds > 0 ? `${buildSeconds.toFixed(0)} s` : "shared with an earlier section"}), then a fresh next start on 127.0.0.1 per size, on a SQLite file holding the demo accounts and ${PARKED_THREADS} chats of alice@example.com each parked by the engine on an approval.`,
           "Half the streams are chat viewers (GET /api/threads/<id>/stream as alice, replaying the parked run and then waiting on it), half reviewer inboxes (GET /api/inbox/stream as rita); each on a connection of its own, opened 100 at a time, each required to answer 200 with an event stream whose first bytes are events.",
           "RSS is the server's process tree (median of five samples 200 ms apart), idle two seconds after warm-up and again two seconds after the last stream opened. GET /inbox: 40 pages one at a time as the reviewer, each checked to be the reviewer's inbox.",
+          "The breakdown comes from the server itself (bench/heap-probe.cjs, preloaded): a full GC before the idle RSS, and one after the loaded page samples; live heap is heapUsed after it, reserved heap heapTotal, and memory outside the heap the server process's RSS minus heapTotal, each idle vs loaded.",
           "Sizes come from BENCH_SSE_STREAMS (comma-separated), default 200,2000; the smoke pass skips this section (it needs a production build).",
         ],
       };
