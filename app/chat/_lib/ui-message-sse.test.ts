@@ -1,5 +1,5 @@
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessageChunk } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { uiMessageSseResponse } from "./ui-message-sse";
 
 // The client is the AI SDK's `useChat` resuming a stream, so the bytes are pinned against the
@@ -64,17 +64,39 @@ describe("uiMessageSseResponse", () => {
     );
   });
 
-  it("sends a keep-alive comment while quiet and none while chunks flow", async () => {
-    const execute = async (write: (chunk: UIMessageChunk) => void) => {
-      await new Promise((resolve) => setTimeout(resolve, 130));
+  it("sends a keep-alive comment after keepAliveMs without a write, each write putting it off", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let write: (chunk: UIMessageChunk) => void = () => {};
+      let end: () => void = () => {};
+      const response = ours(async (writeChunk) => {
+        write = writeChunk;
+        await new Promise<void>((resolve) => (end = resolve));
+      }, 1_000);
+      let received = "";
+      const pump = (async () => {
+        const decoder = new TextDecoder();
+        for await (const bytes of response.body!) received += decoder.decode(bytes);
+      })();
+      const settle = () => new Promise((resolve) => setImmediate(resolve));
+      const receivedWithin = async (ms: number) => {
+        await vi.advanceTimersByTimeAsync(ms);
+        await settle();
+        const text = received;
+        received = "";
+        return text;
+      };
+      expect(await receivedWithin(999)).toBe(": stream-open\n\n");
       write(chunks[0]!);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      write(chunks.at(-1)!);
-    };
-    const bytes = await text(ours(execute, 50));
-    const [quiet, rest] = bytes.split('data: {"type":"start"');
-    expect(quiet).toMatch(/^: stream-open\n\n(: keep-alive\n\n){1,2}$/);
-    expect(rest).toBe(',"messageId":"run-r1"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n');
+      expect(await receivedWithin(999)).toBe('data: {"type":"start","messageId":"run-r1"}\n\n');
+      expect(await receivedWithin(1)).toBe(": keep-alive\n\n");
+      expect(await receivedWithin(1_000)).toBe(": keep-alive\n\n");
+      end();
+      await pump;
+      expect(received).toBe("data: [DONE]\n\n");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("stops its timer and drops later writes once the reader cancels", async () => {
