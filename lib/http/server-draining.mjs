@@ -19,9 +19,29 @@ export function drainingSignal() {
   return controller().signal;
 }
 
-/** `signal`, or the process beginning to shut down, whichever comes first. */
+/**
+ * `signal`, or the process beginning to shut down, whichever comes first. Not `AbortSignal.any`:
+ * on Node 20 every signal it makes stays referenced from a long-lived source for good (about
+ * 50 bytes a request, never freed); these listeners go as soon as either side aborts, and a
+ * request's signal aborts when its response closes.
+ * @param {AbortSignal} signal
+ * @returns {AbortSignal}
+ */
 export function untilDraining(signal) {
-  return AbortSignal.any([signal, drainingSignal()]);
+  const draining = drainingSignal();
+  const controller = new AbortController();
+  if (signal.aborted || draining.aborted) {
+    controller.abort(signal.aborted ? signal.reason : draining.reason);
+    return controller.signal;
+  }
+  const stop = (/** @type {Event} */ event) => {
+    signal.removeEventListener("abort", stop);
+    draining.removeEventListener("abort", stop);
+    controller.abort(/** @type {AbortSignal} */ (event.target).reason);
+  };
+  signal.addEventListener("abort", stop);
+  draining.addEventListener("abort", stop);
+  return controller.signal;
 }
 
 /** Marks the process as shutting down: every stream following `drainingSignal` ends. */
