@@ -61,6 +61,11 @@ let failing = false;
 // A top-level await that rejects arrives here too. Whatever the child created (a PostgreSQL
 // database, a temp directory) is removed before the process ends with the error.
 function failAfterCleanup(error: unknown): void {
+  // A child drops its PostgreSQL database WITH (FORCE) when it is done; a pool's idle connection
+  // that is still open then reports "terminating connection due to administrator command"
+  // (57P01) as an error event with no query waiting on it. That is the drop, not a failure: a
+  // query that still needed the database would fail on its own.
+  if ((error as { code?: unknown } | null)?.code === "57P01") return;
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   if (failing) return;
   failing = true;
