@@ -16,14 +16,12 @@ describe("event writer on sqlite", () => {
   });
 
   const runningRun = () => createHeldRun(database.db, "writer-test");
-
-  it("hands gathered events to the next store, stores them ahead of its own, and publishes them in order", async () => {
-    const { threadId, runId } = await runningRun();
-    const bus = createMemoryEventBus();
-    const heard: EventNotice[] = [];
-    bus.listen(threadId, (notice) => heard.push(notice));
-    // A long flush interval: nothing may be written by the timer while the test runs.
-    const writer = createEventWriter({
+  // A long flush interval: nothing may be written by the timer while a test runs.
+  const writerFor = (
+    { threadId, runId }: { threadId: string; runId: string },
+    bus = createMemoryEventBus(),
+  ) =>
+    createEventWriter({
       db: database.db,
       bus,
       threadId,
@@ -31,6 +29,13 @@ describe("event writer on sqlite", () => {
       leaseOwner: "writer-test",
       textFlushMs: 60_000,
     });
+
+  it("hands gathered events to the next store, stores them ahead of its own, and publishes them in order", async () => {
+    const { threadId, runId } = await runningRun();
+    const bus = createMemoryEventBus();
+    const heard: EventNotice[] = [];
+    bus.listen(threadId, (notice) => heard.push(notice));
+    const writer = writerFor({ threadId, runId }, bus);
     writer.text("Let me ");
     writer.text("check.");
     writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: { q: 1 } });
@@ -60,14 +65,7 @@ describe("event writer on sqlite", () => {
 
   it("queues the events again when the store fails, so the next write still stores them", async () => {
     const { threadId, runId } = await runningRun();
-    const writer = createEventWriter({
-      db: database.db,
-      bus: createMemoryEventBus(),
-      threadId,
-      runId,
-      leaseOwner: "writer-test",
-      textFlushMs: 60_000,
-    });
+    const writer = writerFor({ threadId, runId });
     writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: {} });
     const failed = writer.storeWith(async () => {
       throw new Error("rolled back");
@@ -82,14 +80,7 @@ describe("event writer on sqlite", () => {
 
   it("stores only the events before a position with a store, and says where the last of them went", async () => {
     const { threadId, runId } = await runningRun();
-    const writer = createEventWriter({
-      db: database.db,
-      bus: createMemoryEventBus(),
-      threadId,
-      runId,
-      leaseOwner: "writer-test",
-      textFlushMs: 60_000,
-    });
+    const writer = writerFor({ threadId, runId });
     writer.push({ type: "tool_call", toolCallId: "c1", name: "lookup", args: {} });
     await writer.flush();
     const safePoint = writer.position();
