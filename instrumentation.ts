@@ -13,4 +13,7 @@ export async function register(): Promise<void> {
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   const { getAppServices } = await import("@/app/_lib/app-services");
   await getAppServices();
+  // From now on server.mjs answers the live streams itself, beside Next (ADR 0041).
+  const { publishDirectStreams } = await import("@/app/_lib/serve-stream-directly");
+  publishDirectStreams();
 }

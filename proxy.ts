@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { checkActionOrigin } from "@/lib/http/action-origin";
 import { checkRequestBody } from "@/lib/http/request-body-check";
 import { requestIdFor } from "@/lib/http/request-id";
-import { contentSecurityPolicy, createNonce, staticSecurityHeaders } from "@/lib/http/security-headers";
+import { createNonce, responseSecurityHeaders } from "@/lib/http/security-headers";
 import { appBaseUrl } from "@/lib/oauth/app-url";
 
 // Runs in front of every request. It gives each response its security headers and a fresh CSP
@@ -13,12 +13,15 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const nonce = createNonce();
   const requestId = requestIdFor(request.headers.get("x-request-id"));
   const https = request.nextUrl.protocol === "https:" || appBaseUrl().startsWith("https:");
-  const csp = contentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development", https });
+  const headers = responseSecurityHeaders({
+    nonce,
+    requestId,
+    dev: process.env.NODE_ENV === "development",
+    https,
+  });
+  const csp = headers["Content-Security-Policy"]!;
   const withHeaders = (response: NextResponse) => {
-    response.headers.set("Content-Security-Policy", csp);
-    response.headers.set("X-Request-Id", requestId);
-    for (const [name, value] of Object.entries(staticSecurityHeaders({ https })))
-      response.headers.set(name, value);
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   };
 

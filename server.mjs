@@ -1,11 +1,15 @@
 // The production server entry: `node server.mjs` (PORT, default 3000; HOSTNAME, default all
-// interfaces). It is `next start` plus one step Next cannot do by itself: deciding, from the
-// socket's peer address, whether a request's X-Forwarded-* headers come from a configured proxy
-// (TOOLNEXUS_TRUSTED_PROXIES) and may be believed. Next reads those headers for the server-action
-// origin check and the app for the client's address; a client that is not a trusted proxy could
-// otherwise claim any host or address. See docs/decisions/0025-security-headers-sessions-and-forwarded-trust.md.
+// interfaces). It is `next start` plus two steps Next cannot do by itself. First, deciding, from
+// the socket's peer address, whether a request's X-Forwarded-* headers come from a configured
+// proxy (TOOLNEXUS_TRUSTED_PROXIES) and may be believed. Next reads those headers for the
+// server-action origin check and the app for the client's address; a client that is not a
+// trusted proxy could otherwise claim any host or address. See
+// docs/decisions/0025-security-headers-sessions-and-forwarded-trust.md. Second, answering the
+// live streams beside Next's request pipeline, which holds too much per open response for
+// thousands of them (docs/decisions/0041-live-streams-are-served-beside-next.md).
 import { createServer } from "node:http";
 import next from "next";
+import { serveDirectly } from "./lib/http/direct-routes.mjs";
 import { applyForwardedTrust, parseTrustedProxies } from "./lib/http/forwarded-trust.mjs";
 import { drainOnTerminate } from "./lib/http/server-draining.mjs";
 
@@ -19,6 +23,8 @@ await app.prepare();
 
 const server = createServer((req, res) => {
   applyForwardedTrust(req, trusted);
+  // The live streams, once the app has started, are answered beside Next (ADR 0041).
+  if (serveDirectly(req, res)) return;
   void handle(req, res);
 });
 // SIGTERM (a deploy, a scale-down) or Ctrl+C: stop taking connections and end the live streams,

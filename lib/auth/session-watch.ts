@@ -7,9 +7,15 @@ import { type SessionUser, userFromSession } from "./session-user";
 /** How often an open stream re-checks that its session was not revoked meanwhile. */
 export const SESSION_RECHECK_MS = 10_000;
 
-/** For long-lived routes: the signed-in user and the session version their token carries. */
-export async function requireUserAndSessionVersion(): Promise<{ user: SessionUser; sessionVersion: number }> {
-  const session = await auth();
+/**
+ * For long-lived routes: the signed-in user and the session version their token carries, from
+ * `session` as next-auth read it (by default, for the request Next is serving); throws
+ * `unauthorized:session` when nobody is signed in.
+ */
+export async function requireUserAndSessionVersion(
+  readSession: () => Promise<unknown> = auth,
+): Promise<{ user: SessionUser; sessionVersion: number }> {
+  const session = await readSession();
   const user = userFromSession(session);
   const version = (session as { sessionVersion?: unknown } | null)?.sessionVersion;
   return { user, sessionVersion: typeof version === "number" ? version : 0 };

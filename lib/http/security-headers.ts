@@ -56,3 +56,26 @@ export function staticSecurityHeaders({ https }: { https: boolean }): Record<str
     ...(https ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
   };
 }
+
+/**
+ * Every header a response of this app carries: its policy (with the nonce the page's scripts
+ * got), its request id and the static ones. The proxy sets them on what Next answers, and the
+ * live streams served beside Next (`app/_lib/serve-stream-directly.ts`) on theirs.
+ */
+export function responseSecurityHeaders({
+  nonce,
+  requestId,
+  dev,
+  https,
+}: {
+  nonce: string;
+  requestId: string;
+  dev: boolean;
+  https: boolean;
+}): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy({ nonce, dev, https }),
+    "X-Request-Id": requestId,
+    ...staticSecurityHeaders({ https }),
+  };
+}

@@ -1,13 +1,8 @@
 import { defineStreamRoute } from "@/app/_lib/define-stream-route";
-import { openInboxStream } from "@/app/inbox/_lib/open-inbox-stream";
+import { STREAM_ROUTES } from "@/app/_lib/stream-routes";
 
 // Open for as long as the inbox is; never cache or prerender it.
 export const dynamic = "force-dynamic";
 
-/**
- * GET: the signed-in viewer's inbox changes as server-sent events. Any signed-in user may
- * follow their own inbox; what it counts is limited to what they may see.
- */
-export const GET = defineStreamRoute(async ({ actor, signal }, services) =>
-  openInboxStream({ actor, signal }, services),
-);
+/** See `STREAM_ROUTES.inbox`; in production server.mjs serves it beside Next (ADR 0041). */
+export const GET = defineStreamRoute(STREAM_ROUTES.inbox);

@@ -1,10 +1,8 @@
 import { defineStreamRoute } from "@/app/_lib/define-stream-route";
-import { openThreadsStream } from "@/app/chat/_lib/open-threads-stream";
+import { STREAM_ROUTES } from "@/app/_lib/stream-routes";
 
 // Open for as long as a chat page is; never cache or prerender it.
 export const dynamic = "force-dynamic";
 
-/** GET: changes to the signed-in user's chat sidebar, as server-sent events. */
-export const GET = defineStreamRoute(async ({ actor, signal }, services) =>
-  openThreadsStream({ actor, signal }, services),
-);
+/** See `STREAM_ROUTES.threads`; in production server.mjs serves it beside Next (ADR 0041). */
+export const GET = defineStreamRoute(STREAM_ROUTES.threads);

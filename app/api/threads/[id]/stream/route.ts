@@ -1,17 +1,8 @@
 import { defineStreamRoute } from "@/app/_lib/define-stream-route";
-import { openRunStream } from "@/app/chat/_lib/open-run-stream";
+import { STREAM_ROUTES } from "@/app/_lib/stream-routes";
 
 // The stream follows a run for as long as it lasts; never cache or prerender it.
 export const dynamic = "force-dynamic";
 
-/** GET ?run=<id>: one run's UI message stream; without `run`, the thread's active run or 204. */
-export const GET = defineStreamRoute<{ params: Promise<{ id: string }> }>(
-  async ({ actor, request, context, signal }, services) => {
-    const { id } = await context.params;
-    const run = new URL(request.url).searchParams.get("run");
-    return openRunStream(
-      { actor, input: { threadId: id, ...(run !== null ? { runId: run } : {}) }, signal },
-      services,
-    );
-  },
-);
+/** See `STREAM_ROUTES.threadRun`; in production server.mjs serves it beside Next (ADR 0041). */
+export const GET = defineStreamRoute(STREAM_ROUTES.threadRun);
