@@ -87,19 +87,19 @@ export function serverEnv(databaseUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-/** `next start` on a free port of 127.0.0.1 with the bench build; stop it with `stop()`. */
+/**
+ * The production entry (`node server.mjs`, what `npm start` runs: Next plus the live streams it
+ * serves beside Next, ADR 0041) on a free port of 127.0.0.1 with the bench build; stop it with
+ * `stop()`.
+ */
 export async function startBenchServer(env: NodeJS.ProcessEnv) {
   const port = await freePort();
-  const server = await spawnUntilReady(
-    process.execPath,
-    [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: ROOT,
-      env,
-      ready: /Ready in/,
-      timeoutMs: 60_000,
-    },
-  );
+  const server = await spawnUntilReady(process.execPath, ["server.mjs"], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOSTNAME: "127.0.0.1" },
+    ready: /toolnexus listening on/,
+    timeoutMs: 60_000,
+  });
   return { ...server, origin: `http://127.0.0.1:${port}` };
 }
 
@@ -175,7 +175,7 @@ export async function measureInboxHttp({
           },
         ],
         notes: [
-          `HTTP: next build (${buildSeconds.toFixed(0)} s) then next start on 127.0.0.1, signed in as ${REVIEWER_EMAIL} through the credentials callback; autocannon ${connections} connections for ${seconds} s after 20 warm-up requests; every response was 2xx. req/s is the mean over the run; autocannon reports p97.5, not p95.`,
+          `HTTP: next build (${buildSeconds.toFixed(0)} s) then node server.mjs (the production entry) on 127.0.0.1, signed in as ${REVIEWER_EMAIL} through the credentials callback; autocannon ${connections} connections for ${seconds} s after 20 warm-up requests; every response was 2xx. req/s is the mean over the run; autocannon reports p97.5, not p95.`,
         ],
       };
     } finally {

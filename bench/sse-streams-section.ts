@@ -179,7 +179,7 @@ export const sseStreamsSection: BenchSection = {
         rows,
         comparisons,
         notes: [
-          `next build into .next/bench (${buildSeconds > 0 ? `${buildSeconds.toFixed(0)} s` : "shared with an earlier section"}), then a fresh next start on 127.0.0.1 per size, on a SQLite file holding the demo accounts and ${PARKED_THREADS} chats of alice@example.com each parked by the engine on an approval.`,
+          `next build into .next/bench (${buildSeconds > 0 ? `${buildSeconds.toFixed(0)} s` : "shared with an earlier section"}), then a fresh node server.mjs (the production entry) on 127.0.0.1 per size, on a SQLite file holding the demo accounts and ${PARKED_THREADS} chats of alice@example.com each parked by the engine on an approval.`,
           "Half the streams are chat viewers (GET /api/threads/<id>/stream as alice, replaying the parked run and then waiting on it), half reviewer inboxes (GET /api/inbox/stream as rita); each on a connection of its own, opened 100 at a time, each required to answer 200 with an event stream whose first bytes are events.",
           "RSS is the server's process tree (median of five samples 200 ms apart), idle two seconds after warm-up and again two seconds after the last stream opened. GET /inbox: 40 pages one at a time as the reviewer, each checked to be the reviewer's inbox.",
           "The breakdown comes from the server itself (bench/heap-probe.cjs, preloaded): a full GC before the idle RSS, and one after the loaded page samples; live heap is heapUsed after it, reserved heap heapTotal, and memory outside the heap the server process's RSS minus heapTotal, each idle vs loaded.",

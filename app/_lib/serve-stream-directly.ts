@@ -38,7 +38,11 @@ export function serveStreamDirectly(req: IncomingMessage, res: ServerResponse): 
   const found = matchStreamRoute(url.pathname);
   if (!found) return false;
   const requestId = requestIdFor(firstValue(req.headers["x-request-id"]) ?? null);
-  withRequestId(requestId, () => respond(req, res, { url, requestId, ...found })).catch((error: unknown) => {
+  // Two steps, so that nothing of the opening (the URL, the headers, the Response) stays
+  // referenced from a suspended frame for the hours a stream may stay open: only the body does.
+  withRequestId(requestId, () =>
+    openAndWriteHead(req, res, { url, requestId, ...found }).then((body) => pipeBody(body, res)),
+  ).catch((error: unknown) => {
     logger.error({ err: error, requestId }, "Live stream failed");
     if (!res.headersSent) res.statusCode = 500;
     res.end();
@@ -51,7 +55,8 @@ export function publishDirectStreams(): void {
   publishDirectRoutes(serveStreamDirectly);
 }
 
-async function respond(
+/** Opens the stream and writes the response's head; resolves to the body still to send. */
+async function openAndWriteHead(
   req: IncomingMessage,
   res: ServerResponse,
   {
@@ -60,7 +65,7 @@ async function respond(
     route,
     params,
   }: { url: URL; requestId: string } & NonNullable<ReturnType<typeof matchStreamRoute>>,
-): Promise<void> {
+): Promise<ReadableStream<Uint8Array> | null> {
   const closed = new AbortController();
   res.once("close", () => closed.abort());
   // As the proxy decides it: how this request arrived (a trusted proxy's word, or TLS here).
@@ -84,17 +89,17 @@ async function respond(
   for (const [name, value] of Object.entries(own)) headers[name.toLowerCase()] = value;
   if (closed.signal.aborted) {
     await response.body?.cancel();
-    return;
+    return null;
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
-  await pipeBody(response.body, res);
+  return response.body;
 }
 
 /** Copies the stream into the response, minding back-pressure; the client leaving cancels it. */
 async function pipeBody(body: ReadableStream<Uint8Array> | null, res: ServerResponse): Promise<void> {
   if (!body) {
-    res.end();
+    if (!res.writableEnded) res.end();
     return;
   }
   const reader = body.getReader();
