@@ -21,12 +21,17 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 // WAL lets readers proceed during a write; NORMAL sync is durable across app crashes in WAL
 // mode and keeps a commit to one fsync-free append, which the park/answer latency targets need
-// (ADR 0029 says what a power cut can cost and why that is acceptable here).
+// (ADR 0029 says what a power cut can cost and why that is acceptable here). SQLite's default
+// page cache is 2 MB; with a million parked runs the indexes an answer walks no longer fit, and
+// every answer re-reads their pages from the OS. 64 MiB is an upper bound, only used as filled
+// (ADR 0043).
+const SQLITE_CACHE_KIB = 64 * 1024;
 const SQLITE_CONNECTION_PRAGMAS = [
   "PRAGMA journal_mode = WAL;",
   "PRAGMA synchronous = NORMAL;",
   "PRAGMA foreign_keys = ON;",
   `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS};`,
+  `PRAGMA cache_size = -${SQLITE_CACHE_KIB};`,
 ].join("\n");
 
 function sqliteAdapterFactory(url: string): SqlDriverAdapterFactory {
@@ -69,7 +74,8 @@ export function createDb({ url, poolMax }: CreateDbOptions = {}): Db {
   const max = poolMax ?? (Number(process.env.DATABASE_POOL_MAX) || 10);
   const client = new PostgresPrismaClient({ adapter: postgresAdapterFactory(resolved.url, max) });
   const db = client as unknown as Db;
-  recordDbProvider({ db, provider: "postgres" });
+  const schema = new URL(resolved.url).searchParams.get("schema") ?? undefined;
+  recordDbProvider({ db, provider: "postgres", schema });
   return db;
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDbProvider } from "./db-provider";
+import { createDb } from "./client";
+import { getDbProvider, getRawTableName } from "./db-provider";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 const databases: TestDatabase[] = [];
@@ -29,5 +30,20 @@ describe("getDbProvider", () => {
       "sqlite",
       "postgres",
     ]);
+  });
+});
+
+describe("getRawTableName", () => {
+  it("names a table as Prisma does: bare on SQLite, in the URL's schema or public on PostgreSQL", async () => {
+    const [sqlite, postgres] = databases.map((database) => database.db);
+    expect(getRawTableName({ db: sqlite!, table: "Run" })).toBe('"Run"');
+    expect(getRawTableName({ db: postgres!, table: "Run" })).toBe('"public"."Run"');
+    // Creating a client opens no connection, so a schema that does not exist is fine here.
+    const inSchema = createDb({ url: "postgresql://127.0.0.1:5432/test?schema=tenant_a" });
+    try {
+      expect(getRawTableName({ db: inSchema, table: "Request" })).toBe('"tenant_a"."Request"');
+    } finally {
+      await inSchema.$disconnect();
+    }
   });
 });

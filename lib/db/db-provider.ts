@@ -3,19 +3,38 @@ import type { DbClient } from "./db-types";
 
 export type DbProvider = "sqlite" | "postgres";
 
+type DbDialect = { provider: DbProvider; schema: string | undefined };
+
 // Prisma hands back a proxy rather than an instance of the generated class, so `instanceof`
 // cannot tell the two clients apart; createDb records each client's provider instead. The record
 // is process-wide: the Next server bundles instrumentation (which creates the app's client)
 // apart from the routes, and both bundles' copies of this module must see the same clients.
-type ProvidersGlobal = typeof globalThis & { [PROVIDERS]?: WeakMap<object, DbProvider> };
+type ProvidersGlobal = typeof globalThis & { [PROVIDERS]?: WeakMap<object, DbDialect> };
 const PROVIDERS = Symbol.for("toolnexus.dbProviders");
 const holder = globalThis as ProvidersGlobal;
-holder[PROVIDERS] ??= new WeakMap<object, DbProvider>();
+holder[PROVIDERS] ??= new WeakMap<object, DbDialect>();
 const providers = holder[PROVIDERS];
 
-/** Called by createDb for every client it makes. */
-export function recordDbProvider({ db, provider }: { db: DbClient; provider: DbProvider }): void {
-  providers.set(db, provider);
+/**
+ * Called by createDb for every client it makes. `schema` is the PostgreSQL schema its Prisma
+ * adapter was given (`?schema=` of the URL), which raw statements must name as Prisma does.
+ */
+export function recordDbProvider({
+  db,
+  provider,
+  schema,
+}: {
+  db: DbClient;
+  provider: DbProvider;
+  schema?: string | undefined;
+}): void {
+  providers.set(db, { provider, schema });
+}
+
+function dialectOf(db: DbClient): DbDialect {
+  const dialect = providers.get(db);
+  if (dialect === undefined) throw new Error("not a client created by createDb");
+  return dialect;
 }
 
 /**
@@ -23,7 +42,15 @@ export function recordDbProvider({ db, provider }: { db: DbClient; provider: DbP
  * the few queries whose options differ by provider (case-insensitive matching, for one) ask here.
  */
 export function getDbProvider({ db }: { db: DbClient }): DbProvider {
-  const provider = providers.get(db);
-  if (provider === undefined) throw new Error("not a client created by createDb");
-  return provider;
+  return dialectOf(db).provider;
+}
+
+/**
+ * How a raw statement names `table` for this client: on PostgreSQL qualified with the schema
+ * Prisma itself uses (the URL's, else "public", whatever the connection's search_path says).
+ * Table names come from the code, never from input.
+ */
+export function getRawTableName({ db, table }: { db: DbClient; table: string }): string {
+  const { provider, schema } = dialectOf(db);
+  return provider === "sqlite" ? `"${table}"` : `"${(schema ?? "public").replaceAll('"', '""')}"."${table}"`;
 }

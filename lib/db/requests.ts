@@ -1,6 +1,7 @@
 import "server-only";
 import type { Audience, ParkedRequestView, RequestState } from "@/lib/domain/events";
 import type { DeclineReason, Request } from "@/lib/toolnexus/types";
+import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
 import { restorePropertyOrder } from "./property-order";
 
@@ -136,10 +137,17 @@ export async function listDueRequests({
   now: Date;
   limit?: number;
 }): Promise<{ id: string; runId: string | null; threadId: string; toolName: string }[]> {
-  return db.request.findMany({
-    where: { status: "open", expiresAt: { lte: now } },
-    orderBy: { expiresAt: "asc" },
-    take: limit,
-    select: { id: true, runId: true, threadId: true, toolName: true },
-  });
+  // Raw SQL for the reason `listOrphanedRuns` gives: it runs at engine start-up (ADR 0043).
+  const table = getRawTableName({ db, table: "Request" });
+  const rows = await db.$queryRawUnsafe<
+    { id: string; runId: string | null; threadId: string; toolName: string }[]
+  >(
+    getDbProvider({ db }) === "sqlite"
+      ? `SELECT "id", "runId", "threadId", "toolName" FROM ${table} WHERE "status" = ? AND "expiresAt" <= ? ORDER BY "expiresAt" ASC LIMIT ?`
+      : `SELECT "id", "runId", "threadId", "toolName" FROM ${table} WHERE "status" = $1 AND "expiresAt" <= $2::timestamp(3) ORDER BY "expiresAt" ASC LIMIT $3`,
+    "open",
+    now.toISOString(),
+    limit,
+  );
+  return rows.map(({ id, runId, threadId, toolName }) => ({ id, runId, threadId, toolName }));
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
 import { type StoredRun, toStoredRun } from "./runs";
 
@@ -92,6 +93,10 @@ export async function releaseRunLeases({
  * holds the parked runs still waiting: running runs by lease (no lease first, then the
  * earliest to lapse, so `limit` never hides a lapsed lease behind live ones), and parked runs
  * with no open request, by the count each run keeps.
+ *
+ * Raw SQL, the statements Prisma's own query would send: the engine runs this at start-up,
+ * and Prisma compiles each query shape on its first use in a process, synchronously (tens of
+ * ms), which made start-up miss its budget whatever the number of runs (ADR 0043).
  */
 export async function listOrphanedRuns({
   db,
@@ -102,19 +107,28 @@ export async function listOrphanedRuns({
   now: Date;
   limit?: number;
 }): Promise<{ orphans: { id: string; status: string }[]; anyRunning: boolean }> {
-  const ready = await db.run.findMany({
-    where: { status: "pending", openRequests: 0 },
-    select: { id: true, status: true },
-    take: limit,
-  });
-  const running = await db.run.findMany({
-    where: { status: "running" },
-    select: { id: true, status: true, leaseExpiresAt: true },
-    orderBy: { leaseExpiresAt: { sort: "asc", nulls: "first" } },
-    take: Math.max(1, limit - ready.length),
-  });
-  const lapsed = running
-    .filter((row) => row.leaseExpiresAt === null || row.leaseExpiresAt < now)
-    .map(({ id, status }) => ({ id, status }));
-  return { orphans: [...ready, ...lapsed], anyRunning: running.length > 0 };
+  const run = getRawTableName({ db, table: "Run" });
+  const sqlite = getDbProvider({ db }) === "sqlite";
+  const ready = await db.$queryRawUnsafe<{ id: string; status: string }[]>(
+    sqlite
+      ? `SELECT "id", "status" FROM ${run} WHERE "status" = ? AND "openRequests" = ? ORDER BY "id" ASC LIMIT ?`
+      : `SELECT "id", "status" FROM ${run} WHERE "status" = $1 AND "openRequests" = $2 ORDER BY "id" ASC LIMIT $3`,
+    "pending",
+    0,
+    limit,
+  );
+  // Whether a lease has lapsed is asked of the database, in the stored form of `now`.
+  const running = await db.$queryRawUnsafe<{ id: string; status: string; lapsed: number | bigint }[]>(
+    sqlite
+      ? `SELECT "id", "status", CASE WHEN "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ? THEN 1 ELSE 0 END AS "lapsed" FROM ${run} WHERE "status" = ? ORDER BY CASE WHEN "leaseExpiresAt" IS NULL THEN 0 ELSE 1 END, "leaseExpiresAt" ASC LIMIT ?`
+      : `SELECT "id", "status", CASE WHEN "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < $1::timestamp(3) THEN 1 ELSE 0 END AS "lapsed" FROM ${run} WHERE "status" = $2 ORDER BY "leaseExpiresAt" ASC NULLS FIRST LIMIT $3`,
+    now.toISOString(),
+    "running",
+    Math.max(1, limit - ready.length),
+  );
+  const lapsed = running.filter((row) => Number(row.lapsed) === 1).map(({ id, status }) => ({ id, status }));
+  return {
+    orphans: [...ready.map(({ id, status }) => ({ id, status })), ...lapsed],
+    anyRunning: running.length > 0,
+  };
 }

@@ -77,7 +77,7 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the sweeps and cl
     expectNoScan(provider, ready!);
     expect(ready!.join("\n")).toMatch(
       provider === "sqlite"
-        ? /SEARCH main\.Run USING COVERING INDEX Run_status_openRequests_id_idx \(status=\? AND openRequests=\?\)/
+        ? /SEARCH (main\.)?Run USING COVERING INDEX Run_status_openRequests_id_idx \(status=\? AND openRequests=\?\)/
         : /"Run_status_openRequests_id_idx"[^\n]*\n\s+Index Cond: \(\(status = 'pending'::text\) AND \("openRequests" = 0\)\)/,
     );
   });

@@ -5,6 +5,7 @@ import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/c
 import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
 import type { Db } from "../client";
 import { sqliteFileOf } from "../database-url";
+import { recordDbProvider } from "../db-provider";
 
 export interface LoggedQuery {
   sql: string;
@@ -27,9 +28,11 @@ export function createLoggedDb({ url, provider }: { url: string; provider: "sqli
   if (provider === "sqlite") {
     const db = new SqlitePrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFileOf(url) }), log });
     db.$on("query", record);
+    recordDbProvider({ db, provider });
     return { db, queries };
   }
   const db = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 1 }), log });
   db.$on("query", record);
+  recordDbProvider({ db: db as unknown as Db, provider });
   return { db: db as unknown as Db, queries };
 }
