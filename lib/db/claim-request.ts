@@ -5,6 +5,8 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
+import { claimParkedRunByLastAnswer } from "./run-leases";
+import type { StoredRun } from "./runs";
 import { engineTransaction } from "./transaction-options";
 
 // Resolving requests: every way a request leaves "open" goes through the same conditional
@@ -26,6 +28,7 @@ export async function claimRequest({
   threadId,
   toolName,
   resolution,
+  resumeAs,
 }: {
   db: DbClient;
   id: string;
@@ -38,9 +41,22 @@ export async function claimRequest({
   /** The request's tool, copied onto its answer for the audit; read with the rest when missing. */
   toolName?: string;
   resolution: Resolution;
+  /**
+   * For an answer: the lease under which to take the run back to running in this same
+   * transaction when this answer settles its last open request (`claimParkedRunByLastAnswer`).
+   */
+  resumeAs?: { leaseOwner: string; leaseExpiresAt: Date };
 }): Promise<
   | { claimed: false }
-  | { claimed: true; runId: string | null; events: ThreadEvent[]; resolvedAt: Date; answeredAt: Date }
+  | {
+      claimed: true;
+      runId: string | null;
+      events: ThreadEvent[];
+      resolvedAt: Date;
+      answeredAt: Date;
+      /** The run as this transaction took it back to running under `resumeAs`, if it did. */
+      resumed: StoredRun | null;
+    }
 > {
   try {
     return await db.$transaction(async (tx) => {
@@ -52,11 +68,13 @@ export async function claimRequest({
               where: { id },
               select: { runId: true, threadId: true, toolName: true },
             });
-      if (
-        !owner ||
-        (owner.runId !== null &&
-          !(await takeOneOffRun({ tx, runId: owner.runId, answered: resolution.status === "answered" })))
-      ) {
+      if (!owner) return { claimed: false as const };
+      const answered = resolution.status === "answered";
+      const resumed =
+        owner.runId !== null && answered && resumeAs
+          ? await claimParkedRunByLastAnswer({ tx, runId: owner.runId, requestRowId: id, ...resumeAs })
+          : null;
+      if (owner.runId !== null && !resumed && !(await takeOneOffRun({ tx, runId: owner.runId, answered }))) {
         return { claimed: false as const };
       }
       // The run's count is already written: a lost claim rolls it back by throwing.
@@ -67,7 +85,7 @@ export async function claimRequest({
           ? resolution.answer
           : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
       const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
-      return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt };
+      return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt, resumed };
     }, engineTransaction);
   } catch (error) {
     if (error instanceof LostClaim) return { claimed: false };

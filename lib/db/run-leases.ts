@@ -1,6 +1,6 @@
 import "server-only";
 import { getDbProvider, getRawTableName } from "./db-provider";
-import type { DbClient } from "./db-types";
+import type { DbClient, DbTx } from "./db-types";
 import { type StoredRun, toStoredRun } from "./runs";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
@@ -27,6 +27,46 @@ export async function claimParkedRun({
     // keeps a run waiting should the count ever be wrong, rather than resuming it unanswered.
     where: { id: runId, status: "pending", openRequests: 0, requests: { none: { status: "open" } } },
     data: { status: "running", leaseOwner, leaseExpiresAt, version: { increment: 1 } },
+  });
+  return row ? toStoredRun(row) : null;
+}
+
+/**
+ * Inside the transaction of an answer to a parked run's last open request: counts the answer
+ * off and takes the run back to running under the given lease in one statement, exactly when
+ * `claimParkedRun` would take it right after that commit (no other request of it open, by its
+ * count and by the rows). Null when the run waits on more; the caller then only counts one off.
+ * The run's row is still the first written, and if the claim of the request then loses, this
+ * rolls back with the rest. The version moves twice, as the answer and the change of hands
+ * each move it when they are two steps.
+ */
+export async function claimParkedRunByLastAnswer({
+  tx,
+  runId,
+  requestRowId,
+  leaseOwner,
+  leaseExpiresAt,
+}: {
+  tx: DbTx;
+  runId: string;
+  requestRowId: string;
+  leaseOwner: string;
+  leaseExpiresAt: Date;
+}): Promise<StoredRun | null> {
+  const [row] = await tx.run.updateManyAndReturn({
+    where: {
+      id: runId,
+      status: "pending",
+      openRequests: 1,
+      requests: { none: { status: "open", id: { not: requestRowId } } },
+    },
+    data: {
+      status: "running",
+      leaseOwner,
+      leaseExpiresAt,
+      openRequests: 0,
+      version: { increment: 2 },
+    },
   });
   return row ? toStoredRun(row) : null;
 }

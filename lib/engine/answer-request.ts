@@ -1,8 +1,10 @@
 import { claimRequest } from "@/lib/db/claim-request";
 import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
+import type { StoredRun } from "@/lib/db/runs";
 import { mcpElicitationOf } from "@/lib/domain/mcp-elicitation";
 import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
+import type { Answer } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { AnswerInput, SubmittedAnswer } from "./engine-types";
 import { publishAll } from "./event-writer";
@@ -11,6 +13,15 @@ import { validateAnswer } from "./validate-answer";
 
 export interface AnswerDeps extends ExpiryDeps {
   policy: AnswerPolicy;
+  /**
+   * Lets the answer to a run's last open request take the run here in its own transaction,
+   * instead of claiming it in one more statement after the commit: `lease` says under which
+   * lease (undefined while this process stops taking runs), `continueClaimed` drives it.
+   */
+  resumeHere?: {
+    lease(): { leaseOwner: string; leaseExpiresAt: Date } | undefined;
+    continueClaimed(run: StoredRun, answer: Answer): void;
+  };
 }
 
 function refuseClosed(request: Pick<BareRequest, "status">): never {
@@ -71,16 +82,18 @@ export async function answerRequest(
     threadId: request.threadId,
     toolName: request.toolName,
     resolution: { status: "answered", answer, actorId: actor.id },
+    resumeAs: request.runId === null ? undefined : deps.resumeHere?.lease(),
   });
   if (!claim.claimed) {
     const now = await getBareRequestById({ db: deps.db, id: requestId });
     refuseClosed(now ?? { status: "answered" });
   }
-  // Subscribers here have the event once publishing starts; the run's claim need not wait for
-  // the notification to other processes. The answer just stored goes with it, so the resumed
-  // run need not read it back.
+  // Subscribers here have the event once publishing starts; the run need not wait for the
+  // notification to other processes. The answer just stored goes with it, so the resumed run
+  // need not read it back.
   const published = publishAll(deps.bus, claim.events);
-  if (request.runId !== null) deps.resumeWhenReady(request.runId, answer);
+  if (claim.resumed) deps.resumeHere?.continueClaimed(claim.resumed, answer);
+  else if (request.runId !== null) deps.resumeWhenReady(request.runId, answer);
   await published;
   const { id: _id, ...stored } = answer;
   return {

@@ -51,7 +51,17 @@ export function createEngine(options: EngineOptions): Engine {
     createToolkit: options.createToolkit,
   };
   const launcher = createRunLauncher(deps);
-  const answerDeps: AnswerDeps = { db, bus, policy, resumeWhenReady: launcher.resumeWhenReady };
+  const answerDeps: AnswerDeps = {
+    db,
+    bus,
+    policy,
+    resumeWhenReady: launcher.resumeWhenReady,
+    resumeHere: {
+      lease: () =>
+        launcher.stopping ? undefined : { leaseOwner: instanceId, leaseExpiresAt: leaseUntil(leaseMs) },
+      continueClaimed: launcher.continueClaimed,
+    },
+  };
   const timers = createRunTimers({
     deps,
     answerDeps,

@@ -1,4 +1,5 @@
 import { claimParkedRun, releaseRunLeases } from "@/lib/db/run-leases";
+import type { StoredRun } from "@/lib/db/runs";
 import { logger } from "@/lib/log/logger";
 import type { Answer } from "@/lib/toolnexus/types";
 import { type KnownState, prepareContinuation, toResumeAnswer } from "./continue-run";
@@ -21,6 +22,8 @@ export interface RunLauncher {
   continueRun(runId: string, known?: KnownState): void;
   /** Claims a parked run whose requests are all settled, then continues it. */
   resumeWhenReady(runId: string, answer?: Answer): void;
+  /** Continues a parked run that the answer to its last request has just claimed for this process. */
+  continueClaimed(run: StoredRun, answer: Answer): void;
   /** Keeps a piece of background work until it settles; its failure is reported, not thrown. */
   track(work: Promise<unknown>): void;
   isLive(runId: string): boolean;
@@ -99,6 +102,9 @@ export function createRunLauncher(deps: DriveDeps): RunLauncher {
     );
   };
 
+  const continueClaimed: RunLauncher["continueClaimed"] = (run, answer) =>
+    continueRun(run.id, { claimed: run, resolved: toResumeAnswer(answer.id, answer) });
+
   const idle = async () => {
     while (background.size > 0) await Promise.all([...background]);
   };
@@ -107,6 +113,7 @@ export function createRunLauncher(deps: DriveDeps): RunLauncher {
     launch,
     continueRun,
     resumeWhenReady,
+    continueClaimed,
     track,
     isLive: (runId) => live.has(runId),
     liveRunIds: () => [...live.keys()],
