@@ -60,12 +60,14 @@ async function insertEvents({
   runId,
   first,
   bodies,
+  openedRequestRowIds,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string | null;
   first: number;
   bodies: EventBody[];
+  openedRequestRowIds?: ReadonlySet<string>;
 }): Promise<ThreadEvent[]> {
   const createdAt = new Date();
   const rows = bodies.map(({ type, ...payload }, index) => ({
@@ -81,25 +83,34 @@ async function insertEvents({
   // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
   // the very transaction that stores the event, however the callers' transactions are arranged.
   await enqueueWebhooksForEvents({ tx, events });
-  await enqueueMailNoticesForEvents({ tx, events });
+  await enqueueMailNoticesForEvents({ tx, events, opened: openedRequestRowIds });
   return events;
 }
 
-/** Appends events to a thread's log inside the caller's transaction (see `takeEventSeqs`). */
+/**
+ * Appends events to a thread's log inside the caller's transaction (see `takeEventSeqs`), or
+ * at `first` when the caller has taken the seqs itself (`takeEventSeqs` through its own write
+ * of the thread row, as `createRun` does). `openedRequestRowIds` are request rows this same
+ * transaction created: none of them can have a mail notice yet, so none is looked up.
+ */
 export async function appendEvents({
   tx,
   threadId,
   runId,
   bodies,
+  first,
+  openedRequestRowIds,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string | null;
   bodies: EventBody[];
+  first?: number;
+  openedRequestRowIds?: ReadonlySet<string>;
 }): Promise<ThreadEvent[]> {
   if (bodies.length === 0) return [];
-  const first = await takeEventSeqs({ tx, threadId, count: bodies.length });
-  return insertEvents({ tx, threadId, runId, first, bodies });
+  const from = first ?? (await takeEventSeqs({ tx, threadId, count: bodies.length }));
+  return insertEvents({ tx, threadId, runId, first: from, bodies, openedRequestRowIds });
 }
 
 export async function listEventsAfterSeq({

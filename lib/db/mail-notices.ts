@@ -9,19 +9,36 @@ import type { DbClient, DbTx } from "./db-types";
  * event that opened it (called from the one place events are written), so no request is missed
  * by a crash and none is announced twice when a later park lists it again.
  */
-export async function enqueueMailNoticesForEvents({ tx, events }: { tx: DbTx; events: ThreadEvent[] }) {
-  const ids = events.flatMap((event) =>
-    event.type === "pending"
-      ? event.requests.filter((view) => view.status === "open").map((view) => view.id)
-      : [],
-  );
+export async function enqueueMailNoticesForEvents({
+  tx,
+  events,
+  opened = new Set(),
+}: {
+  tx: DbTx;
+  events: ThreadEvent[];
+  /** Request rows created in this transaction, which cannot have a notice yet. */
+  opened?: ReadonlySet<string>;
+}) {
+  const ids = [
+    ...new Set(
+      events.flatMap((event) =>
+        event.type === "pending"
+          ? event.requests.filter((view) => view.status === "open").map((view) => view.id)
+          : [],
+      ),
+    ),
+  ];
   if (ids.length === 0) return;
-  const known = await tx.mailNotice.findMany({
-    where: { requestRowId: { in: ids } },
-    select: { requestRowId: true },
-  });
+  const toCheck = ids.filter((id) => !opened.has(id));
+  const known =
+    toCheck.length === 0
+      ? []
+      : await tx.mailNotice.findMany({
+          where: { requestRowId: { in: toCheck } },
+          select: { requestRowId: true },
+        });
   const seen = new Set(known.map((row) => row.requestRowId));
-  const fresh = [...new Set(ids)].filter((id) => !seen.has(id));
+  const fresh = ids.filter((id) => !seen.has(id));
   if (fresh.length === 0) return;
   const at = new Date(events[0]!.createdAt);
   await tx.mailNotice.createMany({

@@ -24,6 +24,7 @@ export async function appendMissingMessages({
   runId,
   messages,
   offset = 0,
+  known,
 }: {
   tx: DbTx;
   threadId: string;
@@ -31,9 +32,14 @@ export async function appendMissingMessages({
   messages: readonly Message[];
   /** Where `messages` start in the transcript: the ones before are stored already. */
   offset?: number;
+  /**
+   * How many messages the thread holds, when the caller has just read them in this same
+   * transaction after writing the thread row (so no other writer can add one meanwhile).
+   */
+  known?: number;
 }): Promise<number> {
-  const top = await tx.message.aggregate({ where: { threadId }, _max: { seq: true } });
-  const stored = top._max.seq ?? 0;
+  const stored =
+    known ?? (await tx.message.aggregate({ where: { threadId }, _max: { seq: true } }))._max.seq ?? 0;
   if (offset + messages.length <= stored) return stored;
   if (stored < offset)
     throw new Error(`thread ${threadId} holds ${stored} messages, not the ${offset} expected`);

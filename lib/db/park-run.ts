@@ -43,6 +43,7 @@ export async function parkRun({
   checkpoint,
   suspensions,
   withMessages = true,
+  storedMessages,
   bodies = [],
 }: {
   db: DbClient;
@@ -54,10 +55,17 @@ export async function parkRun({
   suspensions: Suspension[];
   /** False when the checkpoint's transcript is already stored. */
   withMessages?: boolean;
+  /**
+   * How many messages of the transcript are stored, as the segment holding the lease knows from
+   * its own safe points (saves reading the count back; a wrong one fails on the unique seq).
+   */
+  storedMessages?: number;
   /** Events of the halting turn still to be stored; they go before `pending`. */
   bodies?: EventBody[];
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
+    // Counted as if every suspension opened a request now, which is what a park nearly always
+    // does; the few already open are taken off again below, before anything can read the count.
     const held = await tx.run.updateMany({
       where: { id: runId, status: "running", leaseOwner },
       data: {
@@ -66,10 +74,18 @@ export async function parkRun({
         leaseOwner: null,
         leaseExpiresAt: null,
         version: { increment: 1 },
+        openRequests: { increment: suspensions.length },
       },
     });
     if (held.count !== 1) return null;
-    if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
+    if (withMessages)
+      await appendMissingMessages({
+        tx,
+        threadId,
+        runId,
+        messages: checkpoint.messages,
+        known: storedMessages,
+      });
     const wireIds = suspensions.map((s) => s.request.id);
     const existing = await tx.request.findMany({ where: { runId, requestId: { in: wireIds } } });
     // A waiting call always has an open row or none: a resolved one means a tool reused a fixed
@@ -99,8 +115,9 @@ export async function parkRun({
               audience: s.audience,
             })),
           });
-    if (created.length > 0) {
-      await tx.run.update({ where: { id: runId }, data: { openRequests: { increment: created.length } } });
+    const counted = suspensions.length - created.length;
+    if (counted > 0) {
+      await tx.run.update({ where: { id: runId }, data: { openRequests: { decrement: counted } } });
     }
     const open = [...existing.filter((row) => row.status === "open"), ...created];
     const order = new Map(wireIds.map((id, index) => [id, index]));
@@ -110,6 +127,7 @@ export async function parkRun({
       threadId,
       runId,
       bodies: [...bodies, { type: "pending", requests: open.map(toRequestView) }],
+      openedRequestRowIds: new Set(created.map((row) => row.id)),
     });
   }, engineTransaction);
 }

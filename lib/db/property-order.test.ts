@@ -70,7 +70,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a parked form's field order
       leaseOwner,
       leaseExpiresAt: new Date(Date.now() + 60_000),
     });
-    if (started.busy) throw new Error("the thread is busy");
+    if (started.status !== "created") throw new Error(`the thread is ${started.status}`);
     const request: Request = {
       id: "pnd-order-1",
       kind: "input",

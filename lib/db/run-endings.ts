@@ -26,6 +26,7 @@ export async function finishRun({
   turns,
   error,
   bodies,
+  storedMessages,
 }: {
   db: DbClient;
   runId: string;
@@ -33,6 +34,11 @@ export async function finishRun({
   leaseOwner: string;
   status: FinalRunState;
   messages: readonly Message[];
+  /**
+   * How many messages of the transcript are stored, as the segment holding the lease knows from
+   * its own safe points (saves reading the count back; a wrong one fails on the unique seq).
+   */
+  storedMessages?: number;
   usage?: Usage;
   turns?: number;
   error?: string;
@@ -58,7 +64,7 @@ export async function finishRun({
       },
     });
     if (held.count !== 1) return null;
-    await appendMissingMessages({ tx, threadId, runId, messages });
+    await appendMissingMessages({ tx, threadId, runId, messages, known: storedMessages });
     return appendEvents({ tx, threadId, runId, bodies });
   }, engineTransaction);
 }

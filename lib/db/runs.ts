@@ -89,49 +89,66 @@ export async function createRun({
 }: {
   db: DbClient;
   threadId: string;
+  /** Who starts it: the thread must be their chat. */
   userId: string;
   model: string;
   content: string;
   leaseOwner: string;
   leaseExpiresAt: Date;
-}): Promise<{ busy: true } | { busy: false; runId: string; history: Message[]; events: ThreadEvent[] }> {
-  return db.$transaction(async (tx) => {
-    // Writing the thread row first queues concurrent starts on one thread, so the check below
-    // and the insert cannot interleave with another start's.
-    await tx.thread.updateMany({ where: { id: threadId }, data: { updatedAt: new Date() } });
-    const active = await tx.run.findFirst({
-      where: { threadId, status: { in: ["running", "pending"] } },
-      select: { id: true },
-    });
-    if (active) return { busy: true as const };
-    const run = await tx.run.create({
-      data: { threadId, userId, model, status: "running", leaseOwner, leaseExpiresAt },
-      select: { id: true },
-    });
-    const rows = await tx.message.findMany({
-      where: { threadId },
-      orderBy: { seq: "asc" },
-      select: { content: true },
-    });
-    const history = rows.map((row) => row.content as unknown as Message);
-    await appendMissingMessages({
-      tx,
-      threadId,
-      runId: run.id,
-      messages: [...history, { role: "user", content }],
-    });
-    const events = await appendEvents({
-      tx,
-      threadId,
-      runId: run.id,
-      bodies: [
-        { type: "user_message", content },
-        { type: "run_status", status: "running" },
-      ],
-    });
-    return { busy: false as const, runId: run.id, history, events };
-  }, engineTransaction);
+}): Promise<
+  | { status: "missing" }
+  | { status: "busy" }
+  | { status: "created"; runId: string; history: Message[]; events: ThreadEvent[] }
+> {
+  const bodies: EventBody[] = [
+    { type: "user_message", content },
+    { type: "run_status", status: "running" },
+  ];
+  try {
+    return await db.$transaction(async (tx) => {
+      // The thread row is written first, and only if it is the starter's chat: that queues
+      // concurrent starts on one thread, so the check below and the insert cannot interleave
+      // with another start's, and the same write takes the seqs of the run's first events.
+      const [thread] = await tx.thread.updateManyAndReturn({
+        where: { id: threadId, userId, kind: "chat" },
+        data: { lastEventSeq: { increment: bodies.length } },
+        select: { lastEventSeq: true },
+      });
+      if (!thread) return { status: "missing" as const };
+      const active = await tx.run.findFirst({
+        where: { threadId, status: { in: ["running", "pending"] } },
+        select: { id: true },
+      });
+      // Throwing gives the seqs just taken back.
+      if (active) throw new ThreadBusy();
+      const run = await tx.run.create({
+        data: { threadId, userId, model, status: "running", leaseOwner, leaseExpiresAt },
+        select: { id: true },
+      });
+      const rows = await tx.message.findMany({
+        where: { threadId },
+        orderBy: { seq: "asc" },
+        select: { seq: true, content: true },
+      });
+      const history = rows.map((row) => row.content as unknown as Message);
+      await appendMissingMessages({
+        tx,
+        threadId,
+        runId: run.id,
+        messages: [...history, { role: "user", content }],
+        known: rows.at(-1)?.seq ?? 0,
+      });
+      const first = thread.lastEventSeq - bodies.length + 1;
+      const events = await appendEvents({ tx, threadId, runId: run.id, bodies, first });
+      return { status: "created" as const, runId: run.id, history, events };
+    }, engineTransaction);
+  } catch (error) {
+    if (error instanceof ThreadBusy) return { status: "busy" };
+    throw error;
+  }
 }
+
+class ThreadBusy extends Error {}
 
 const usageColumns = (usage: Usage) => ({
   promptTokens: usage.promptTokens,
@@ -191,6 +208,7 @@ export async function saveRunCheckpoint({
   leaseExpiresAt,
   checkpoint,
   withMessages,
+  storedMessages,
   bodies = [],
   lastStoredSeq,
 }: {
@@ -202,6 +220,11 @@ export async function saveRunCheckpoint({
   checkpoint: Checkpoint;
   /** Set when the transcript grew since the last safe point. */
   withMessages: boolean;
+  /**
+   * How many messages of the transcript are stored, as the segment holding the lease knows from
+   * its own safe points (saves reading the count back; a wrong one fails on the unique seq).
+   */
+  storedMessages?: number;
   bodies?: EventBody[];
   /** The seq of the segment's last event already stored, if any: this state accounts for it. */
   lastStoredSeq?: number;
@@ -216,7 +239,14 @@ export async function saveRunCheckpoint({
       },
     });
     if (held.count !== 1) return null;
-    if (withMessages) await appendMissingMessages({ tx, threadId, runId, messages: checkpoint.messages });
+    if (withMessages)
+      await appendMissingMessages({
+        tx,
+        threadId,
+        runId,
+        messages: checkpoint.messages,
+        known: storedMessages,
+      });
     const events = await appendEvents({ tx, threadId, runId, bodies });
     // Seqs are known only once taken, after the run's row (written first, as everywhere).
     if (events.length > 0) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listEventsAfterSeq } from "@/lib/db/events";
 import { cancelRunById } from "@/lib/db/run-endings";
 import { releaseRunLeases } from "@/lib/db/run-leases";
-import { createRun, getRunById, getThreadOwnerById } from "@/lib/db/runs";
+import { createRun, getRunById } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { actorInput } from "./actor-input";
@@ -87,9 +87,6 @@ export function createEngine(options: EngineOptions): Engine {
       const parsed = startInput.safeParse(input);
       if (!parsed.success) throw new AppError("bad_request:input");
       const { threadId, userId, message } = parsed.data;
-      const thread = await getThreadOwnerById({ db, threadId });
-      // Someone else's chat is, to this caller, one that does not exist.
-      if (thread?.kind !== "chat" || thread.userId !== userId) throw new AppError("not_found:thread");
       const model = options.createClient().model;
       const created = await createRun({
         db,
@@ -100,7 +97,9 @@ export function createEngine(options: EngineOptions): Engine {
         leaseOwner: instanceId,
         leaseExpiresAt: leaseUntil(leaseMs),
       });
-      if (created.busy) throw new AppError("conflict:run_busy");
+      // Someone else's chat is, to this caller, one that does not exist.
+      if (created.status === "missing") throw new AppError("not_found:thread");
+      if (created.status === "busy") throw new AppError("conflict:run_busy");
       await publishAll(bus, created.events);
       const { runId, history } = created;
       launcher.launch(runId, async (signal) => ({

@@ -152,6 +152,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
           leaseExpiresAt: new Date(Date.now() + leaseMs),
           checkpoint,
           withMessages,
+          storedMessages,
           bodies,
           lastStoredSeq: writer.lastStoredSeqBefore(upTo),
         }),
@@ -189,8 +190,10 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     if (!result) throw new Error("the run ended without a result");
     if (result.status === "pending") {
       const withMessages = result.checkpoint!.messages.length > storedMessages;
-      await inSpan("toolnexus.park", {}, () => park(deps, segment, writer, result, withMessages));
-    } else await finish(deps, segment, writer, result);
+      await inSpan("toolnexus.park", {}, () =>
+        park(deps, segment, writer, result, { withMessages, storedMessages }),
+      );
+    } else await finish(deps, segment, writer, result, storedMessages);
   } catch (error) {
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
@@ -225,7 +228,7 @@ async function park(
   segment: Segment,
   writer: EventWriter,
   result: RunResult,
-  withMessages: boolean,
+  stored: { withMessages: boolean; storedMessages: number },
 ): Promise<void> {
   const checkpoint = result.checkpoint!;
   const suspensions: Suspension[] = [];
@@ -249,7 +252,7 @@ async function park(
       leaseOwner: deps.instanceId,
       checkpoint,
       suspensions,
-      withMessages,
+      ...stored,
       bodies,
     }),
   );
@@ -259,7 +262,13 @@ async function park(
   );
 }
 
-async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, result: RunResult) {
+async function finish(
+  deps: DriveDeps,
+  segment: Segment,
+  writer: EventWriter,
+  result: RunResult,
+  storedMessages: number,
+) {
   const status = result.status === "done" ? "done" : "incomplete";
   await writer.storeWith((bodies) =>
     finishRun({
@@ -269,6 +278,7 @@ async function finish(deps: DriveDeps, segment: Segment, writer: EventWriter, re
       leaseOwner: deps.instanceId,
       status,
       messages: result.messages,
+      storedMessages,
       usage: result.usage,
       turns: result.turns,
       bodies: [...bodies, { type: "run_finished", status, text: result.text }],

@@ -39,6 +39,6 @@ export async function createHeldRun(db: DbClient, leaseOwner: string) {
     leaseOwner,
     leaseExpiresAt: new Date(Date.now() + 60_000),
   });
-  if (created.busy) throw new Error("the thread is busy");
+  if (created.status !== "created") throw new Error(`the thread is ${created.status}`);
   return { threadId, runId: created.runId };
 }

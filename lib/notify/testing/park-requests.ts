@@ -25,7 +25,7 @@ export async function parkRequests(
     leaseOwner,
     leaseExpiresAt: new Date(Date.now() + 60_000),
   });
-  if (created.busy) throw new Error("the thread is busy");
+  if (created.status !== "created") throw new Error(`the thread is ${created.status}`);
   const checkpoint: Checkpoint = {
     version: 1,
     runId: created.runId,
