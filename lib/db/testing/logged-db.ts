@@ -14,7 +14,8 @@ export interface LoggedQuery {
 
 /**
  * A client that records the SQL Prisma sends, so a test can ask the database how it plans
- * exactly those statements (not a hand-written copy that could drift from them).
+ * exactly those statements (not a hand-written copy that could drift from them), or count
+ * them. Its provider is recorded as `createDb` records it, so the engine can run on it.
  */
 export function createLoggedDb({ url, provider }: { url: string; provider: "sqlite" | "postgres" }): {
   db: Db;

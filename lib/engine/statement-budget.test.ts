@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createLoggedDb, type LoggedQuery } from "@/lib/db/testing/logged-db";
+import type { TestProvider } from "@/lib/db/testing/test-database";
+import { makeTestEngine, readRunState } from "./testing/engine-fixture";
+import { useEngineSuite } from "./testing/engine-suite";
+import { memoryLog } from "./testing/scripted-agent";
+
+// What one park and one answer cost in statements, as Prisma sends them (its log shows each
+// COMMIT but not the BEGIN). Each statement is a round trip on PostgreSQL and a pass through
+// Prisma's client on both, so a change that adds one to this path should have to say why.
+
+const sqlOf = (queries: LoggedQuery[]) => queries.map((query) => query.sql.replace(/\s+/g, " "));
+const commits = (statements: string[]) => statements.filter((sql) => sql === "COMMIT").length;
+const table = (name: string) => new RegExp(`(FROM|INTO|UPDATE) [\`"](main|public)[\`"]\\.[\`"]${name}[\`"]`);
+
+describe.each<TestProvider>(["sqlite", "postgres"])(
+  "the statements of a park and an answer on %s",
+  (provider) => {
+    const suite = useEngineSuite(provider);
+    const clients: { $disconnect(): Promise<void> }[] = [];
+    afterAll(async () => {
+      await Promise.all(clients.map((client) => client.$disconnect()));
+    });
+
+    it("parks in three transactions and resumes from the answer's own", async () => {
+      const threadId = await suite.freshThread();
+      const logged = createLoggedDb({ url: suite.database.url, provider });
+      clients.push(logged.db);
+      const engine = makeTestEngine({ db: logged.db, log: memoryLog() });
+      const { runId } = await engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask me" });
+      await engine.idle();
+      const park = sqlOf(logged.queries.splice(0));
+
+      // The start, the safe point after the model's turn, and the park.
+      expect(commits(park)).toBe(3);
+      expect(park.length).toBeLessThanOrEqual(21);
+      // The start checks the thread in the write that queues starts; nobody counts the stored
+      // messages back; a request opened by this park has no mail notice to look for.
+      expect(park.filter((sql) => /^SELECT/.test(sql) && table("Thread").test(sql))).toEqual([]);
+      expect(park.filter((sql) => sql.includes("MAX("))).toEqual([]);
+      expect(park.filter((sql) => /^SELECT/.test(sql) && table("MailNotice").test(sql))).toEqual([]);
+      expect(park.filter((sql) => /^INSERT/.test(sql) && table("MailNotice").test(sql))).toHaveLength(1);
+
+      const [request] = (await readRunState(suite.database.db, runId)).requests;
+      await engine.answerRequest({
+        requestId: request!.id,
+        answer: { ok: true, data: { name: "Bo" } },
+        actor: suite.people.owner,
+      });
+      await engine.idle();
+      const answer = sqlOf(logged.queries.splice(0));
+
+      // The answer (with the run's claim), the safe point after the tool, and the finish.
+      expect(commits(answer)).toBe(3);
+      expect(answer.length).toBeLessThanOrEqual(21);
+      const answered = answer.indexOf("COMMIT");
+      // The run left "pending" in the answer's transaction, so the first thing after its commit
+      // is reading the transcript to resume from, not another claim.
+      expect(
+        answer.slice(0, answered).filter((sql) => table("Run").test(sql) && sql.includes("leaseOwner")),
+      ).toHaveLength(1);
+      expect(answer[answered + 1]).toMatch(/FROM "Message"/);
+
+      const state = await readRunState(suite.database.db, runId);
+      expect(state.run.status).toBe("done");
+      expect(state.run.openRequests).toBe(0);
+      expect(state.requests.map((row) => row.status)).toEqual(["answered"]);
+      expect(await suite.database.db.mailNotice.count({ where: { requestRowId: request!.id } })).toBe(1);
+      await engine.stop();
+    });
+  },
+);
