@@ -9,7 +9,8 @@ import { type StoredRun, toStoredRun } from "./runs";
 /**
  * Takes a parked run back to running once none of its requests is open, and returns it as
  * claimed; exactly one caller wins. Nothing can open a request while the run is parked, and
- * whoever resolves the last one calls this after its own commit, so no run is left behind.
+ * whoever resolves the last one calls this after its own commit (or, answering it, has taken
+ * the run in that very transaction: `claimParkedRunByLastAnswer`), so no run is left behind.
  */
 export async function claimParkedRun({
   db,
