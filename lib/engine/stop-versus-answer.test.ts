@@ -44,10 +44,13 @@ describe.each<TestProvider>(["sqlite", "postgres"])("Stop racing approvals on %s
       const won = settled.filter((result) => result.status === "fulfilled").length;
       for (const result of settled) {
         if (result.status === "rejected") {
+          // A Stop that reads the run only after the winning approval has let it finish (its
+          // connection can be that late) is refused as too late, which is still one winner.
           const refusedWithConflict = [
             "conflict:answer",
             "conflict:request_closed",
             "conflict:run_changed",
+            "conflict:run_finished",
           ].some((code) => isAppError(result.reason, code as never));
           expect(refusedWithConflict, String(result.reason)).toBe(true);
         }
