@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckpoint } from "@/lib/toolnexus/checkpoint";
 import type { Request } from "@/lib/toolnexus/types";
+import { createRun } from "./create-run";
 import { listEventsAfterSeq } from "./events";
 import { parkRun } from "./park-run";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { getRequestById } from "./requests";
-import { createRun } from "./runs";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 // Declared "wrong" for both sorts that could creep in: alphabetical, and jsonb's length-first.

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { createRun } from "@/lib/db/create-run";
 import { listEventsAfterSeq } from "@/lib/db/events";
 import { cancelRunById } from "@/lib/db/run-endings";
 import { releaseRunLeases } from "@/lib/db/run-leases";
-import { createRun, getRunById } from "@/lib/db/runs";
+import { getRunById } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { actorInput } from "./actor-input";

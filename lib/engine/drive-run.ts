@@ -1,5 +1,5 @@
 import type { DbClient } from "@/lib/db/db-types";
-import { parkRun, ReusedRequestIdError, type Suspension } from "@/lib/db/park-run";
+import { ReusedRequestIdError } from "@/lib/db/park-run";
 import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
 import { saveRunCheckpoint } from "@/lib/db/runs";
 import { logger } from "@/lib/log/logger";
@@ -18,6 +18,7 @@ import type { AnswerPolicy } from "./answer-policy";
 import type { EngineToolkit, ToolkitContext } from "./engine-types";
 import type { EventBus } from "./event-bus";
 import { createEventWriter, type EventWriter, publishAll } from "./event-writer";
+import { finishSegment, parkSegment } from "./segment-endings";
 import { createStreamPositions } from "./stream-positions";
 import { inRunSegment, inSpan } from "./tracing";
 
@@ -191,9 +192,9 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     if (result.status === "pending") {
       const withMessages = result.checkpoint!.messages.length > storedMessages;
       await inSpan("toolnexus.park", {}, () =>
-        park(deps, segment, writer, result, { withMessages, storedMessages }),
+        parkSegment(deps, segment, writer, result, { withMessages, storedMessages }),
       );
-    } else await finish(deps, segment, writer, result, storedMessages);
+    } else await finishSegment(deps, segment, writer, result, storedMessages);
   } catch (error) {
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
@@ -221,71 +222,4 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     await writer.flush().catch(() => {});
     await toolkit?.close?.();
   }
-}
-
-async function park(
-  deps: DriveDeps,
-  segment: Segment,
-  writer: EventWriter,
-  result: RunResult,
-  stored: { withMessages: boolean; storedMessages: number },
-): Promise<void> {
-  const checkpoint = result.checkpoint!;
-  const suspensions: Suspension[] = [];
-  for (const slot of checkpoint.slots) {
-    if (slot.state.status !== "suspended") continue;
-    const { request } = slot.state;
-    suspensions.push({
-      request,
-      toolCallId: slot.call.id,
-      toolName: slot.call.name,
-      args: slot.call.args,
-      audience: deps.policy.audienceFor(request),
-    });
-  }
-  await writer.storeWith((bodies) =>
-    parkRun({
-      db: deps.db,
-      runId: segment.runId,
-      threadId: segment.threadId,
-      ownerId: segment.userId,
-      leaseOwner: deps.instanceId,
-      checkpoint,
-      suspensions,
-      ...stored,
-      bodies,
-    }),
-  );
-  logger.info(
-    { runId: segment.runId, threadId: segment.threadId, pendingIds: suspensions.map((s) => s.request.id) },
-    "run parked",
-  );
-}
-
-async function finish(
-  deps: DriveDeps,
-  segment: Segment,
-  writer: EventWriter,
-  result: RunResult,
-  storedMessages: number,
-) {
-  const status = result.status === "done" ? "done" : "incomplete";
-  await writer.storeWith((bodies) =>
-    finishRun({
-      db: deps.db,
-      runId: segment.runId,
-      threadId: segment.threadId,
-      leaseOwner: deps.instanceId,
-      status,
-      messages: result.messages,
-      storedMessages,
-      usage: result.usage,
-      turns: result.turns,
-      bodies: [...bodies, { type: "run_finished", status, text: result.text }],
-    }),
-  );
-  logger.info(
-    { runId: segment.runId, threadId: segment.threadId, status, turns: result.turns },
-    "run finished",
-  );
 }

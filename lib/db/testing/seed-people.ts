@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/domain/roles";
+import { createRun } from "../create-run";
 import type { DbClient } from "../db-types";
-import { createRun } from "../runs";
 
 export interface People {
   owner: Actor;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { createRun } from "@/lib/db/create-run";
 import type { DbClient } from "@/lib/db/db-types";
 import { parkRun } from "@/lib/db/park-run";
-import { createRun } from "@/lib/db/runs";
 import type { Audience } from "@/lib/domain/events";
 import type { Checkpoint } from "@/lib/toolnexus/types";
 

@@ -1,0 +1,79 @@
+import { parkRun, type Suspension } from "@/lib/db/park-run";
+import { finishRun } from "@/lib/db/run-endings";
+import { logger } from "@/lib/log/logger";
+import type { RunResult } from "@/lib/toolnexus/types";
+import type { DriveDeps, Segment } from "./drive-run";
+import type { EventWriter } from "./event-writer";
+
+// How a run segment ends when the loop returns: parked on its open requests, or finished. Each
+// is one write through the segment's event writer, so the events it still holds go out in the
+// same transaction as the state they describe.
+
+/** The loop halted on suspensions: the run parks with one request per suspended slot. */
+export async function parkSegment(
+  deps: DriveDeps,
+  segment: Segment,
+  writer: EventWriter,
+  result: RunResult,
+  stored: { withMessages: boolean; storedMessages: number },
+): Promise<void> {
+  const checkpoint = result.checkpoint!;
+  const suspensions: Suspension[] = [];
+  for (const slot of checkpoint.slots) {
+    if (slot.state.status !== "suspended") continue;
+    const { request } = slot.state;
+    suspensions.push({
+      request,
+      toolCallId: slot.call.id,
+      toolName: slot.call.name,
+      args: slot.call.args,
+      audience: deps.policy.audienceFor(request),
+    });
+  }
+  await writer.storeWith((bodies) =>
+    parkRun({
+      db: deps.db,
+      runId: segment.runId,
+      threadId: segment.threadId,
+      ownerId: segment.userId,
+      leaseOwner: deps.instanceId,
+      checkpoint,
+      suspensions,
+      ...stored,
+      bodies,
+    }),
+  );
+  logger.info(
+    { runId: segment.runId, threadId: segment.threadId, pendingIds: suspensions.map((s) => s.request.id) },
+    "run parked",
+  );
+}
+
+/** The loop ended (done, or out of turns): the run finishes with its transcript and usage. */
+export async function finishSegment(
+  deps: DriveDeps,
+  segment: Segment,
+  writer: EventWriter,
+  result: RunResult,
+  storedMessages: number,
+) {
+  const status = result.status === "done" ? "done" : "incomplete";
+  await writer.storeWith((bodies) =>
+    finishRun({
+      db: deps.db,
+      runId: segment.runId,
+      threadId: segment.threadId,
+      leaseOwner: deps.instanceId,
+      status,
+      messages: result.messages,
+      storedMessages,
+      usage: result.usage,
+      turns: result.turns,
+      bodies: [...bodies, { type: "run_finished", status, text: result.text }],
+    }),
+  );
+  logger.info(
+    { runId: segment.runId, threadId: segment.threadId, status, turns: result.turns },
+    "run finished",
+  );
+}
