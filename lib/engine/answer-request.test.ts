@@ -61,8 +61,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
         "invalid:answer",
       ],
     ];
-    for (const [attempt, code] of attempts) {
-      const error = await rejection(attempt);
+    // Every refusal is caught as it is made: they all run at once, and any may come first.
+    const refusals = attempts.map(([attempt, code]) => [rejection(attempt), code] as const);
+    for (const [refusal, code] of refusals) {
+      const error = await refusal;
       expect(isAppError(error) && error.code).toBe(code);
     }
     await engine.idle();

@@ -39,8 +39,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("reading a request on %s", (
       // A stranger learns no more than from an unknown id.
       [engine.readRequest({ requestId: approval!.id, actor: stranger }), "not_found:request"],
     ];
-    for (const [attempt, code] of attempts) {
-      const error = await rejection(attempt);
+    // Every refusal is caught as it is made: they all run at once, and any may come first.
+    const refusals = attempts.map(([attempt, code]) => [rejection(attempt), code] as const);
+    for (const [refusal, code] of refusals) {
+      const error = await refusal;
       expect(isAppError(error) && error.code).toBe(code);
     }
     expect(await readRunState(suite.database.db, runId)).toEqual(before);

@@ -180,12 +180,13 @@ describe.each<TestProvider>(["sqlite", "postgres"])("managing remote MCP servers
       deps,
     );
     const before = await everything();
-    for (const attempt of [
+    // Each refusal is caught as it is made: they run at once, and any may come first.
+    for (const refused of [
       addRemoteServer({ actor: reviewer, input: { name: "mine", url: "https://m.test/mcp" } }, deps),
       setRemoteServerDisabled({ actor: reviewer, input: { id, disabled: true } }, deps),
       removeRemoteServer({ actor: reviewer, input: { id } }, deps),
-    ]) {
-      expect(await refusal(attempt)).toMatchObject({ code: "forbidden:role" });
+    ].map(refusal)) {
+      expect(await refused).toMatchObject({ code: "forbidden:role" });
     }
     expect(await everything()).toEqual(before);
   });
@@ -216,11 +217,11 @@ describe.each<TestProvider>(["sqlite", "postgres"])("managing remote MCP servers
       "mcp_server.removed",
     ]);
     const before = await everything();
-    for (const attempt of [
+    for (const refused of [
       removeRemoteServer({ actor: admin, input: { id } }, deps),
       setRemoteServerDisabled({ actor: admin, input: { id, disabled: false } }, deps),
-    ]) {
-      expect(await refusal(attempt)).toMatchObject({ code: "not_found:mcp_server" });
+    ].map(refusal)) {
+      expect(await refused).toMatchObject({ code: "not_found:mcp_server" });
     }
     expect(await everything()).toEqual(before);
   });
