@@ -1,6 +1,7 @@
 import "server-only";
 import type { DbTx } from "./db-types";
-import { toJson } from "./json";
+import { hotSqlOf, sql, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import { newRowId } from "./row-id";
 
 export type AuditAction =
   | "request.created"
@@ -50,7 +51,8 @@ export async function recordAuditEntry({
   targetId: string;
   detail?: Record<string, unknown>;
 }): Promise<void> {
-  await tx.auditLog.create({
-    data: { actorId, action, targetType, targetId, ...(detail ? { detail: toJson(detail) } : {}) },
-  });
+  await hotSqlOf(tx).execute(sql`
+    INSERT INTO ${sqlTable("AuditLog")} ("id", "actorId", "action", "targetType", "targetId", "detail", "createdAt")
+    VALUES (${newRowId()}, ${actorId}, ${action}, ${targetType}, ${targetId},
+      ${sqlJson(detail ? JSON.stringify(detail) : null)}, ${sqlTime(new Date())})`);
 }

@@ -4,7 +4,8 @@ import type { Answer } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
 import { appendEvents } from "./events";
-import { toJson } from "./json";
+import { hotSqlOf, sql, sqlBool, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import { newRowId } from "./row-id";
 import { claimParkedRunByLastAnswer } from "./run-leases";
 import type { StoredRun } from "./runs";
 import { engineTransaction } from "./transaction-options";
@@ -102,13 +103,13 @@ class LostClaim extends Error {}
  * commit must not also succeed; a Stop that commits first has ended the run and closed the request).
  */
 async function takeOneOffRun({ tx, runId, answered }: { tx: DbTx; runId: string; answered: boolean }) {
-  const run = await tx.run.updateMany({
-    where: answered ? { id: runId, status: "pending" } : { id: runId },
-    data: answered
-      ? { openRequests: { decrement: 1 }, version: { increment: 1 } }
-      : { openRequests: { decrement: 1 } },
-  });
-  return run.count === 1;
+  const now = sqlTime(new Date());
+  const changed = await hotSqlOf(tx).execute(
+    answered
+      ? sql`UPDATE ${sqlTable("Run")} SET "openRequests" = "openRequests" - 1, "version" = "version" + 1, "updatedAt" = ${now} WHERE "id" = ${runId} AND "status" = 'pending'`
+      : sql`UPDATE ${sqlTable("Run")} SET "openRequests" = "openRequests" - 1, "updatedAt" = ${now} WHERE "id" = ${runId}`,
+  );
+  return changed === 1;
 }
 
 /** The claim itself: true when this transaction is the one that moved the request out of "open". */
@@ -123,8 +124,11 @@ async function claimOpenRequest({
   status: Resolution["status"];
   resolvedAt: Date;
 }): Promise<boolean> {
-  const claim = await tx.request.updateMany({ where: { id, status: "open" }, data: { status, resolvedAt } });
-  return claim.count === 1;
+  const at = sqlTime(resolvedAt);
+  const claimed = await hotSqlOf(tx).execute(
+    sql`UPDATE ${sqlTable("Request")} SET "status" = ${status}, "resolvedAt" = ${at}, "updatedAt" = ${at} WHERE "id" = ${id} AND "status" = 'open'`,
+  );
+  return claimed === 1;
 }
 
 async function recordResolution({
@@ -144,17 +148,12 @@ async function recordResolution({
   answer: Omit<Answer, "id">;
   resolution: Resolution;
 }): Promise<{ events: ThreadEvent[]; answeredAt: Date }> {
-  const row = await tx.answer.create({
-    data: {
-      requestRowId: id,
-      actorId: resolution.actorId,
-      toolName,
-      ok: answer.ok,
-      ...(answer.data ? { data: toJson(answer.data) } : {}),
-      reason: answer.reason ?? null,
-    },
-    select: { createdAt: true },
-  });
+  const answeredAt = new Date();
+  await hotSqlOf(tx).execute(sql`
+    INSERT INTO ${sqlTable("Answer")} ("id", "requestRowId", "actorId", "ok", "data", "reason", "toolName", "createdAt")
+    VALUES (${newRowId()}, ${id}, ${resolution.actorId}, ${sqlBool(answer.ok)},
+      ${sqlJson(answer.data ? JSON.stringify(answer.data) : null)}, ${answer.reason ?? null}, ${toolName},
+      ${sqlTime(answeredAt)})`);
   await recordAuditEntry({
     tx,
     actorId: resolution.actorId,
@@ -178,7 +177,7 @@ async function recordResolution({
       },
     ],
   });
-  return { events, answeredAt: row.createdAt };
+  return { events, answeredAt };
 }
 
 /** Inside a cancel: every open request of the run is answered "cancelled" by the system. */

@@ -4,10 +4,12 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { Database } from "better-sqlite3";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
 import { resolveDatabaseUrl, sqliteFileOf } from "./database-url";
 import { recordDbProvider } from "./db-provider";
+import { recordSqliteHandle } from "./hot-sql";
 
 /**
  * The typed database client. Both generated clients come from the same model and differ only in
@@ -34,7 +36,7 @@ const SQLITE_CONNECTION_PRAGMAS = [
   `PRAGMA cache_size = -${SQLITE_CACHE_KIB};`,
 ].join("\n");
 
-function sqliteAdapterFactory(url: string): SqlDriverAdapterFactory {
+function sqliteAdapterFactory(url: string, handle: { connection?: Database }): SqlDriverAdapterFactory {
   const file = sqliteFileOf(url);
   if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
   const inner = new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS });
@@ -44,6 +46,9 @@ function sqliteAdapterFactory(url: string): SqlDriverAdapterFactory {
     async connect() {
       const adapter = await inner.connect();
       await adapter.executeScript(SQLITE_CONNECTION_PRAGMAS);
+      // The adapter keeps better-sqlite3's connection as `client`; the hot path's statements
+      // run on it directly (ADR 0045).
+      handle.connection = (adapter as unknown as { client: Database }).client;
       return adapter;
     },
   };
@@ -67,8 +72,10 @@ export type CreateDbOptions = {
 export function createDb({ url, poolMax }: CreateDbOptions = {}): Db {
   const resolved = resolveDatabaseUrl(url ?? process.env.DATABASE_URL);
   if (resolved.provider === "sqlite") {
-    const db = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(resolved.url) });
+    const handle: { connection?: Database } = {};
+    const db = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(resolved.url, handle) });
     recordDbProvider({ db, provider: "sqlite" });
+    recordSqliteHandle({ db, handle });
     return db;
   }
   const max = poolMax ?? (Number(process.env.DATABASE_POOL_MAX) || 10);

@@ -3,7 +3,9 @@ import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { Message } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
 import { appendMissingMessages } from "./messages";
+import { newRowId } from "./row-id";
 import { engineTransaction } from "./transaction-options";
 
 /**
@@ -43,36 +45,32 @@ export async function createRun({
       // The thread row is written first, and only if it is the starter's chat: that queues
       // concurrent starts on one thread, so the check below and the insert cannot interleave
       // with another start's, and the same write takes the seqs of the run's first events.
-      const [thread] = await tx.thread.updateManyAndReturn({
-        where: { id: threadId, userId, kind: "chat" },
-        data: { lastEventSeq: { increment: bodies.length } },
-        select: { lastEventSeq: true },
-      });
+      const hot = hotSqlOf(tx);
+      const now = sqlTime(new Date());
+      const [thread] = await hot.query<{ lastEventSeq: number }>(sql`
+        UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(bodies.length)}, "updatedAt" = ${now}
+        WHERE "id" = ${threadId} AND "userId" = ${userId} AND "kind" = 'chat' RETURNING "lastEventSeq"`);
       if (!thread) return { status: "missing" as const };
-      const active = await tx.run.findFirst({
-        where: { threadId, status: { in: ["running", "pending"] } },
-        select: { id: true },
-      });
+      const active = await hot.query<{ id: string }>(sql`
+        SELECT "id" FROM ${sqlTable("Run")} WHERE "threadId" = ${threadId} AND "status" IN ('running', 'pending') LIMIT 1`);
       // Throwing gives the seqs just taken back.
-      if (active) throw new ThreadBusy();
-      const run = await tx.run.create({
-        data: { threadId, userId, model, status: "running", leaseOwner, leaseExpiresAt },
-        select: { id: true },
-      });
-      const rows = await tx.message.findMany({
-        where: { threadId },
-        orderBy: { seq: "asc" },
-        select: { seq: true, content: true },
-      });
-      const history = rows.map((row) => row.content as unknown as Message);
+      if (active.length > 0) throw new ThreadBusy();
+      const run = { id: newRowId() };
+      await hot.execute(sql`
+        INSERT INTO ${sqlTable("Run")} ("id", "threadId", "userId", "status", "model", "leaseOwner", "leaseExpiresAt",
+          "createdAt", "updatedAt")
+        VALUES (${run.id}, ${threadId}, ${userId}, 'running', ${model}, ${leaseOwner}, ${sqlTime(leaseExpiresAt)}, ${now}, ${now})`);
+      const rows = await hot.query<{ seq: number; content: unknown }>(sql`
+        SELECT "seq", "content" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} ORDER BY "seq"`);
+      const history = rows.map((row) => readSqlJson<Message>(row.content));
       await appendMissingMessages({
         tx,
         threadId,
         runId: run.id,
         messages: [...history, { role: "user", content }],
-        known: rows.at(-1)?.seq ?? 0,
+        known: Number(rows.at(-1)?.seq ?? 0),
       });
-      const first = thread.lastEventSeq - bodies.length + 1;
+      const first = Number(thread.lastEventSeq) - bodies.length + 1;
       const events = await appendEvents({ tx, threadId, runId: run.id, bodies, first });
       return { status: "created" as const, runId: run.id, history, events };
     }, engineTransaction);

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DbClient } from "./db-types";
+import type { DbClient, DbTx } from "./db-types";
 
 export type DbProvider = "sqlite" | "postgres";
 
@@ -28,11 +28,20 @@ export function recordDbProvider({
   provider: DbProvider;
   schema?: string | undefined;
 }): void {
-  providers.set(db, { provider, schema });
+  providers.set(baseClientOf(db), { provider, schema });
 }
 
-function dialectOf(db: DbClient): DbDialect {
-  const dialect = providers.get(db);
+/**
+ * The object behind a client and behind every transaction it opens: Prisma hands out views of
+ * it (the client itself is one), and all lead to it, so a record kept under it is found from a
+ * transaction too. `hot-sql.test.ts` pins that this still holds.
+ */
+export function baseClientOf(client: object): object {
+  return (client as { _originalClient?: object })._originalClient ?? client;
+}
+
+function dialectOf(db: DbClient | DbTx): DbDialect {
+  const dialect = providers.get(baseClientOf(db));
   if (dialect === undefined) throw new Error("not a client created by createDb");
   return dialect;
 }
@@ -41,7 +50,7 @@ function dialectOf(db: DbClient): DbDialect {
  * Which database a client talks to. `Db` is typed as the SQLite client for both providers, so
  * the few queries whose options differ by provider (case-insensitive matching, for one) ask here.
  */
-export function getDbProvider({ db }: { db: DbClient }): DbProvider {
+export function getDbProvider({ db }: { db: DbClient | DbTx }): DbProvider {
   return dialectOf(db).provider;
 }
 
@@ -50,7 +59,7 @@ export function getDbProvider({ db }: { db: DbClient }): DbProvider {
  * Prisma itself uses (the URL's, else "public", whatever the connection's search_path says).
  * Table names come from the code, never from input.
  */
-export function getRawTableName({ db, table }: { db: DbClient; table: string }): string {
+export function getRawTableName({ db, table }: { db: DbClient | DbTx; table: string }): string {
   const { provider, schema } = dialectOf(db);
   return provider === "sqlite" ? `"${table}"` : `"${(schema ?? "public").replaceAll('"', '""')}"."${table}"`;
 }

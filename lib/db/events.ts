@@ -2,9 +2,10 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
-import { toJson } from "./json";
+import { hotSqlOf, inInsertBatches, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
 import { enqueueMailNoticesForEvents } from "./mail-notices";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
+import { newRowId } from "./row-id";
 import { engineTransaction } from "./transaction-options";
 import { enqueueWebhooksForEvents } from "./webhook-outbox";
 
@@ -45,13 +46,11 @@ async function takeEventSeqs({
   threadId: string;
   count: number;
 }): Promise<number> {
-  const [thread] = await tx.thread.updateManyAndReturn({
-    where: { id: threadId },
-    data: { lastEventSeq: { increment: count } },
-    select: { lastEventSeq: true },
-  });
+  const [thread] = await hotSqlOf(tx).query<{ lastEventSeq: number }>(
+    sql`UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(new Date())} WHERE "id" = ${threadId} RETURNING "lastEventSeq"`,
+  );
   if (!thread) throw new Error(`thread ${threadId} does not exist`);
-  return thread.lastEventSeq - count + 1;
+  return Number(thread.lastEventSeq) - count + 1;
 }
 
 async function insertEvents({
@@ -75,11 +74,24 @@ async function insertEvents({
     seq: first + index,
     runId,
     type,
-    payload: toJson(markPropertyOrder(payload)),
+    payload: markPropertyOrder(payload),
     createdAt,
   }));
-  await tx.event.createMany({ data: rows });
-  const events = rows.map((row) => toThreadEvent({ ...row, payload: row.payload }));
+  const hot = hotSqlOf(tx);
+  const values = rows.map((row) => [
+    newRowId(),
+    threadId,
+    sqlInt(row.seq),
+    runId,
+    row.type,
+    sqlJson(JSON.stringify(row.payload)),
+    sqlTime(createdAt),
+  ]);
+  for (const batch of inInsertBatches(values))
+    await hot.execute(sql`
+      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
+      VALUES ${sqlRows(batch)}`);
+  const events = rows.map(toThreadEvent);
   // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
   // the very transaction that stores the event, however the callers' transactions are arranged.
   await enqueueWebhooksForEvents({ tx, events });
@@ -163,11 +175,11 @@ export async function appendRunEvents({
   try {
     return await db.$transaction(async (tx) => {
       const first = await takeEventSeqs({ tx, threadId, count: bodies.length });
-      const held = await tx.run.count({
-        where: { id: runId, status: "running", leaseOwner: onlyWhileHeldBy },
-      });
+      const held = await hotSqlOf(tx).query<{ id: string }>(
+        sql`SELECT "id" FROM ${sqlTable("Run")} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${onlyWhileHeldBy}`,
+      );
       // Throwing rolls the counter back with everything else.
-      if (held === 0) throw new RunNotHeld();
+      if (held.length === 0) throw new RunNotHeld();
       return insertEvents({ tx, threadId, runId, first, bodies });
     }, engineTransaction);
   } catch (error) {

@@ -3,6 +3,8 @@ import type { ThreadEvent } from "@/lib/domain/events";
 import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import type { DbClient, DbTx } from "./db-types";
+import { hotSqlOf, sql, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import { newRowId } from "./row-id";
 
 /**
  * The mail outbox: one notice per request that opened, in the transaction of the `pending`
@@ -40,10 +42,10 @@ export async function enqueueMailNoticesForEvents({
   const seen = new Set(known.map((row) => row.requestRowId));
   const fresh = ids.filter((id) => !seen.has(id));
   if (fresh.length === 0) return;
-  const at = new Date(events[0]!.createdAt);
-  await tx.mailNotice.createMany({
-    data: fresh.map((requestRowId) => ({ requestRowId, nextAttemptAt: at })),
-  });
+  const at = sqlTime(new Date(events[0]!.createdAt));
+  await hotSqlOf(tx).execute(sql`
+    INSERT INTO ${sqlTable("MailNotice")} ("id", "requestRowId", "status", "nextAttemptAt", "createdAt")
+    VALUES ${sqlRows(fresh.map((requestRowId) => [newRowId(), requestRowId, "pending", at, at]))}`);
 }
 
 export async function listDueMailNotices({ db, now, limit }: { db: DbClient; now: Date; limit: number }) {

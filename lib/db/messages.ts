@@ -3,21 +3,23 @@ import { canonicalJson } from "@/lib/toolnexus/checkpoint";
 import type { Message } from "@/lib/toolnexus/types";
 import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { toJson } from "./json";
+import { hotSqlOf, inInsertBatches, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import { newRowId } from "./row-id";
 
 // A thread's transcript is the exact message list its runs hand to the model: message i of a
 // run (history included) is the row with seq i + 1. So appending is "write whatever of this
 // list the table does not have yet", which is idempotent and safe to repeat after a takeover.
 
-/**
- * A message as its row stores it: keys in canonical order, so that on SQLite, which keeps the
- * JSON text as written, a row's text is the message's canonical text and a transcript can be
- * handed back for verification without serializing it again (`getTranscriptTextByThread`).
- */
+/** A message as its row stores it: keys in canonical order (see `appendMissingMessages`). */
 export function toMessageContent(message: Message): object {
   return JSON.parse(canonicalJson(message)) as object;
 }
 
+/**
+ * Stores the messages of `messages` the thread does not hold yet. Each row's content is the
+ * message's canonical text: SQLite keeps JSON text as written, so a transcript can be handed back
+ * for verification without serializing it again (`getTranscriptTextByThread`).
+ */
 export async function appendMissingMessages({
   tx,
   threadId,
@@ -43,15 +45,23 @@ export async function appendMissingMessages({
   if (offset + messages.length <= stored) return stored;
   if (stored < offset)
     throw new Error(`thread ${threadId} holds ${stored} messages, not the ${offset} expected`);
-  await tx.message.createMany({
-    data: messages.slice(stored - offset).map((message, index) => ({
+  const createdAt = sqlTime(new Date());
+  const rows = messages
+    .slice(stored - offset)
+    .map((message, index) => [
+      newRowId(),
       threadId,
       runId,
-      seq: stored + index + 1,
-      role: message.role,
-      content: toJson(toMessageContent(message)),
-    })),
-  });
+      sqlInt(stored + index + 1),
+      message.role,
+      sqlJson(canonicalJson(message)),
+      createdAt,
+    ]);
+  const hot = hotSqlOf(tx);
+  for (const batch of inInsertBatches(rows))
+    await hot.execute(sql`
+      INSERT INTO ${sqlTable("Message")} ("id", "threadId", "runId", "seq", "role", "content", "createdAt")
+      VALUES ${sqlRows(batch)}`);
   return offset + messages.length;
 }
 
@@ -100,11 +110,8 @@ export async function getTranscriptTextByThread({
   // The rows come in (threadId, seq) order from the index through the ordered subquery, so no
   // sorter copies the transcript as `group_concat(... ORDER BY)` would (the plan is pinned in
   // run-checkpoint.test.ts). Were the order ever wrong, the digest would not match.
-  const [row] = await db.$queryRawUnsafe<{ found: number | bigint; text: string | null }[]>(
-    `SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ? AND "seq" <= ? ORDER BY "seq" LIMIT ?)`,
-    threadId,
-    count,
-    count,
+  const [row] = await hotSqlOf(db).query<{ found: number | bigint; text: string | null }>(
+    sql`SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)} ORDER BY "seq" LIMIT ${sqlInt(count)})`,
   );
   const found = Number(row?.found ?? 0);
   if (found !== count)

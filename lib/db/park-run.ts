@@ -1,12 +1,13 @@
 import "server-only";
-import type { Audience, EventBody, ThreadEvent } from "@/lib/domain/events";
+import type { Audience, EventBody, ParkedRequestView, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { toJson } from "./json";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
 import { appendMissingMessages } from "./messages";
-import { markPropertyOrder } from "./property-order";
+import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { toRequestView } from "./requests";
+import { newRowId } from "./row-id";
 import { checkpointColumns } from "./runs";
 import { engineTransaction } from "./transaction-options";
 
@@ -64,20 +65,19 @@ export async function parkRun({
   bodies?: EventBody[];
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
+    const hot = hotSqlOf(tx);
+    const now = sqlTime(new Date());
+    const columns = checkpointColumns(checkpoint);
     // Counted as if every suspension opened a request now, which is what a park nearly always
     // does; the few already open are taken off again below, before anything can read the count.
-    const held = await tx.run.updateMany({
-      where: { id: runId, status: "running", leaseOwner },
-      data: {
-        status: "pending",
-        ...checkpointColumns(checkpoint),
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        version: { increment: 1 },
-        openRequests: { increment: suspensions.length },
-      },
-    });
-    if (held.count !== 1) return null;
+    const held = await hot.execute(sql`
+      UPDATE ${sqlTable("Run")} SET "status" = 'pending', "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))},
+        "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)},
+        "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)},
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "version" = "version" + 1,
+        "openRequests" = "openRequests" + ${sqlInt(suspensions.length)}, "updatedAt" = ${now}
+      WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
+    if (held !== 1) return null;
     if (withMessages)
       await appendMissingMessages({
         tx,
@@ -87,47 +87,99 @@ export async function parkRun({
         known: storedMessages,
       });
     const wireIds = suspensions.map((s) => s.request.id);
-    const existing = await tx.request.findMany({ where: { runId, requestId: { in: wireIds } } });
+    const existing = (
+      await hot.query<ParkedRow>(sql`
+        SELECT "id", "requestId", "runId", "toolCallId", "toolName", "args", "payload", "audience", "status"
+        FROM ${sqlTable("Request")} WHERE "runId" = ${runId} AND "requestId" IN ${sqlRows([wireIds])}`)
+    ).map((row) => ({ ...row, args: readSqlJson(row.args), payload: readSqlJson(row.payload) }));
     // A waiting call always has an open row or none: a resolved one means a tool reused a fixed
     // id in a later turn, and its old answer must never be taken for the new question.
     const reused = existing.find((row) => row.status !== "open");
     if (reused) throw new ReusedRequestIdError(reused.requestId);
     const known = new Set(existing.map((row) => row.requestId));
-    const fresh = suspensions.filter((s) => !known.has(s.request.id));
-    const created =
-      fresh.length === 0
-        ? []
-        : await tx.request.createManyAndReturn({
-            data: fresh.map((s) => ({
-              requestId: s.request.id,
-              runId,
-              threadId,
-              ownerId,
-              toolCallId: s.toolCallId,
-              toolName: s.toolName,
-              args: toJson(s.args),
-              kind: s.request.kind,
-              prompt: s.request.prompt,
-              url: s.request.url ?? null,
-              ...(s.request.data ? { data: toJson(s.request.data) } : {}),
-              expiresAt: s.request.expiresAt ? new Date(s.request.expiresAt) : null,
-              payload: toJson(markPropertyOrder(s.request)),
-              audience: s.audience,
-            })),
-          });
+    const created = suspensions
+      .filter((s) => !known.has(s.request.id))
+      .map((s) => ({ suspension: s, ...freshRow(s, runId) }));
+    if (created.length > 0)
+      await hot.execute(sql`
+        INSERT INTO ${sqlTable("Request")} ("id", "requestId", "runId", "threadId", "ownerId", "toolCallId",
+          "toolName", "args", "kind", "prompt", "url", "data", "expiresAt", "payload", "audience", "status",
+          "origin", "createdAt", "updatedAt")
+        VALUES ${sqlRows(
+          created.map(({ suspension: s, id, argsText, payloadText }) => [
+            id,
+            s.request.id,
+            runId,
+            threadId,
+            ownerId,
+            s.toolCallId,
+            s.toolName,
+            sqlJson(argsText),
+            s.request.kind,
+            s.request.prompt,
+            s.request.url ?? null,
+            sqlJson(s.request.data ? JSON.stringify(s.request.data) : null),
+            sqlTime(s.request.expiresAt ? new Date(s.request.expiresAt) : null),
+            sqlJson(payloadText),
+            s.audience,
+            "open",
+            "run",
+            now,
+            now,
+          ]),
+        )}`);
     const counted = suspensions.length - created.length;
-    if (counted > 0) {
-      await tx.run.update({ where: { id: runId }, data: { openRequests: { decrement: counted } } });
-    }
-    const open = [...existing.filter((row) => row.status === "open"), ...created];
+    if (counted > 0)
+      await hot.execute(
+        sql`UPDATE ${sqlTable("Run")} SET "openRequests" = "openRequests" - ${sqlInt(counted)}, "updatedAt" = ${now} WHERE "id" = ${runId}`,
+      );
+    const open = [
+      ...existing
+        .filter((row) => row.status === "open")
+        .map((row) => ({ requestId: row.requestId, view: toRequestView(row) })),
+      ...created,
+    ];
     const order = new Map(wireIds.map((id, index) => [id, index]));
     open.sort((a, b) => order.get(a.requestId)! - order.get(b.requestId)!);
     return appendEvents({
       tx,
       threadId,
       runId,
-      bodies: [...bodies, { type: "pending", requests: open.map(toRequestView) }],
+      bodies: [...bodies, { type: "pending", requests: open.map((row) => row.view) }],
       openedRequestRowIds: new Set(created.map((row) => row.id)),
     });
   }, engineTransaction);
+}
+
+type ParkedRow = {
+  id: string;
+  requestId: string;
+  runId: string | null;
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  payload: unknown;
+  audience: string;
+  status: string;
+};
+
+/**
+ * A new request row's id, stored texts and view. The view is read back from the texts, as it
+ * would be from the row: the same values the pending event's replay will show.
+ */
+function freshRow(s: Suspension, runId: string) {
+  const id = newRowId();
+  const argsText = JSON.stringify(s.args);
+  const payloadText = JSON.stringify(markPropertyOrder(s.request));
+  const view: ParkedRequestView = {
+    id,
+    request: restorePropertyOrder(JSON.parse(payloadText) as Request),
+    runId,
+    toolCallId: s.toolCallId,
+    toolName: s.toolName,
+    args: JSON.parse(argsText) as Record<string, unknown>,
+    audience: s.audience,
+    status: "open",
+  };
+  return { id, argsText, payloadText, view, requestId: s.request.id };
 }

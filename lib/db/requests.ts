@@ -3,6 +3,7 @@ import type { Audience, ParkedRequestView, RequestState } from "@/lib/domain/eve
 import type { DeclineReason, Request } from "@/lib/toolnexus/types";
 import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlTable } from "./hot-sql";
 import { restorePropertyOrder } from "./property-order";
 
 export interface StoredAnswer {
@@ -43,7 +44,12 @@ interface RequestRow {
   } | null;
 }
 
-export function toRequestView(row: RequestRow): ParkedRequestView {
+export function toRequestView(
+  row: Pick<
+    RequestRow,
+    "id" | "payload" | "runId" | "toolCallId" | "toolName" | "args" | "audience" | "status"
+  >,
+): ParkedRequestView {
   return {
     id: row.id,
     request: restorePropertyOrder(row.payload as Request),
@@ -107,8 +113,26 @@ export async function getBareRequestById({
   db: DbClient;
   id: string;
 }): Promise<BareRequest | null> {
-  const row = await db.request.findUnique({ where: { id } });
-  return row ? toBareRequest(row) : null;
+  // Read before every answer, so one of the hot statements (ADR 0045).
+  const [row] = await hotSqlOf(db).query<Record<keyof Omit<RequestRow, "answer">, unknown>>(sql`
+    SELECT "id", "runId", "threadId", "ownerId", "toolCallId", "toolName", "args", "payload", "audience", "status",
+      "createdAt", "resolvedAt"
+    FROM ${sqlTable("Request")} WHERE "id" = ${id}`);
+  if (!row) return null;
+  return toBareRequest({
+    id: row.id as string,
+    runId: row.runId as string | null,
+    threadId: row.threadId as string,
+    ownerId: row.ownerId as string,
+    toolCallId: row.toolCallId as string,
+    toolName: row.toolName as string,
+    args: readSqlJson(row.args),
+    payload: readSqlJson(row.payload),
+    audience: row.audience as string,
+    status: row.status as string,
+    createdAt: readSqlTime(row.createdAt),
+    resolvedAt: row.resolvedAt === null ? null : readSqlTime(row.resolvedAt),
+  });
 }
 
 /** The rows behind a checkpoint's suspended slots, keyed by the request id on the wire (`Request.id`). */

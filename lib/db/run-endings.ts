@@ -5,6 +5,7 @@ import { recordAuditEntry } from "./audit";
 import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
+import { hotSqlOf, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
 import { appendMissingMessages } from "./messages";
 import type { StoredCheckpoint } from "./runs";
 import { engineTransaction } from "./transaction-options";
@@ -45,25 +46,16 @@ export async function finishRun({
   bodies: EventBody[];
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
-    const held = await tx.run.updateMany({
-      where: { id: runId, status: "running", leaseOwner },
-      data: {
-        status,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        error: error ?? null,
-        ...(turns === undefined ? {} : { turns }),
-        ...(usage
-          ? {
-              promptTokens: usage.promptTokens,
-              completionTokens: usage.completionTokens,
-              totalTokens: usage.totalTokens,
-            }
-          : {}),
-        version: { increment: 1 },
-      },
-    });
-    if (held.count !== 1) return null;
+    // Turns and usage stay as stored when not given.
+    const held = await hotSqlOf(tx).execute(sql`
+      UPDATE ${sqlTable("Run")} SET "status" = ${status}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "error" = ${error ?? null}, "turns" = COALESCE(${sqlInt(turns ?? null)}, "turns"),
+        "promptTokens" = COALESCE(${sqlInt(usage?.promptTokens ?? null)}, "promptTokens"),
+        "completionTokens" = COALESCE(${sqlInt(usage?.completionTokens ?? null)}, "completionTokens"),
+        "totalTokens" = COALESCE(${sqlInt(usage?.totalTokens ?? null)}, "totalTokens"),
+        "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+      WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
+    if (held !== 1) return null;
     await appendMissingMessages({ tx, threadId, runId, messages, known: storedMessages });
     return appendEvents({ tx, threadId, runId, bodies });
   }, engineTransaction);

@@ -1,7 +1,8 @@
 import "server-only";
 import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { type StoredRun, toStoredRun } from "./runs";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlTable, sqlTime } from "./hot-sql";
+import { type RunRow, type StoredRun, toStoredRun } from "./runs";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
 // change of hands is one conditional update, so two processes can never both own a run.
@@ -54,22 +55,33 @@ export async function claimParkedRunByLastAnswer({
   leaseOwner: string;
   leaseExpiresAt: Date;
 }): Promise<StoredRun | null> {
-  const [row] = await tx.run.updateManyAndReturn({
-    where: {
-      id: runId,
-      status: "pending",
-      openRequests: 1,
-      requests: { none: { status: "open", id: { not: requestRowId } } },
-    },
-    data: {
-      status: "running",
-      leaseOwner,
-      leaseExpiresAt,
-      openRequests: 0,
-      version: { increment: 2 },
-    },
-  });
-  return row ? toStoredRun(row) : null;
+  const [row] = await hotSqlOf(tx).query<Record<keyof RunRow, unknown>>(sql`
+    UPDATE ${sqlTable("Run")} SET "status" = 'running', "leaseOwner" = ${leaseOwner},
+      "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "openRequests" = 0, "version" = "version" + 2,
+      "updatedAt" = ${sqlTime(new Date())}
+    WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 1 AND NOT EXISTS (
+      SELECT 1 FROM ${sqlTable("Request")} AS "other"
+      WHERE "other"."runId" = ${runId} AND "other"."status" = 'open' AND "other"."id" <> ${requestRowId})
+    RETURNING "id", "threadId", "userId", "status", "model", "checkpoint", "leaseOwner", "leaseExpiresAt",
+      "error", "version", "savedEventSeq"`);
+  return row ? toStoredRun(readRunRow(row)) : null;
+}
+
+/** A run row as a hot statement hands it back (see `toStoredRun`). */
+function readRunRow(row: Record<keyof RunRow, unknown>): RunRow {
+  return {
+    id: row.id as string,
+    threadId: row.threadId as string,
+    userId: row.userId as string,
+    status: row.status as string,
+    model: row.model as string,
+    checkpoint: row.checkpoint === null ? null : readSqlJson(row.checkpoint),
+    leaseOwner: row.leaseOwner as string | null,
+    leaseExpiresAt: row.leaseExpiresAt === null ? null : readSqlTime(row.leaseExpiresAt),
+    error: row.error as string | null,
+    version: Number(row.version),
+    savedEventSeq: Number(row.savedEventSeq),
+  };
 }
 
 /** Takes over a running run whose owner stopped renewing its lease (crashed or stalled). */

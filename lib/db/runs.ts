@@ -4,6 +4,7 @@ import type { Checkpoint, CheckpointParts, Message, Usage } from "@/lib/toolnexu
 import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
+import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./hot-sql";
 import { toJson } from "./json";
 import { appendMissingMessages, getTranscriptTextByThread, listTranscriptByThread } from "./messages";
 import { engineTransaction } from "./transaction-options";
@@ -35,7 +36,7 @@ export interface StoredRun {
   savedEventSeq: number;
 }
 
-interface RunRow {
+export interface RunRow {
   id: string;
   threadId: string;
   userId: string;
@@ -158,15 +159,14 @@ export async function saveRunCheckpoint({
   lastStoredSeq?: number;
 }): Promise<ThreadEvent[] | null> {
   return db.$transaction(async (tx) => {
-    const held = await tx.run.updateMany({
-      where: { id: runId, status: "running", leaseOwner },
-      data: {
-        ...checkpointColumns(checkpoint),
-        leaseExpiresAt,
-        ...(bodies.length === 0 && lastStoredSeq !== undefined ? { savedEventSeq: lastStoredSeq } : {}),
-      },
-    });
-    if (held.count !== 1) return null;
+    const now = sqlTime(new Date());
+    const columns = checkpointColumns(checkpoint);
+    const hot = hotSqlOf(tx);
+    const savedSeq = bodies.length === 0 && lastStoredSeq !== undefined ? lastStoredSeq : null;
+    const held = await hot.execute(
+      sql`UPDATE ${sqlTable("Run")} SET "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))}, "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)}, "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)}, "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "savedEventSeq" = COALESCE(${sqlInt(savedSeq)}, "savedEventSeq"), "updatedAt" = ${now} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`,
+    );
+    if (held !== 1) return null;
     if (withMessages)
       await appendMissingMessages({
         tx,
@@ -178,7 +178,9 @@ export async function saveRunCheckpoint({
     const events = await appendEvents({ tx, threadId, runId, bodies });
     // Seqs are known only once taken, after the run's row (written first, as everywhere).
     if (events.length > 0) {
-      await tx.run.update({ where: { id: runId }, data: { savedEventSeq: events.at(-1)!.seq } });
+      await hot.execute(
+        sql`UPDATE ${sqlTable("Run")} SET "savedEventSeq" = ${sqlInt(events.at(-1)!.seq)}, "updatedAt" = ${now} WHERE "id" = ${runId}`,
+      );
     }
     return events;
   }, engineTransaction);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { ThreadEvent } from "@/lib/domain/events";
 import { isWebhookEventType, type WebhookOccurrence, webhookOccurrencesOf } from "@/lib/domain/webhooks";
 import type { DbTx } from "./db-types";
+import { hotSqlOf, readSqlJson, sql, sqlBool, sqlTable } from "./hot-sql";
 
 /** The Standard Webhooks message id: unique, and the same on every attempt and replay. */
 function newMessageId(): string {
@@ -30,10 +31,12 @@ export async function enqueueWebhookOccurrences({
   at: Date;
 }): Promise<void> {
   if (occurrences.length === 0) return;
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { disabled: false },
-    select: { id: true, events: true },
-  });
+  // Asked once per batch of events that holds a webhook type, so it is one of the hot statements.
+  const endpoints = (
+    await hotSqlOf(tx).query<{ id: string; events: unknown }>(
+      sql`SELECT "id", "events" FROM ${sqlTable("WebhookEndpoint")} WHERE "disabled" = ${sqlBool(false)}`,
+    )
+  ).map((row) => ({ id: row.id, events: readSqlJson<unknown>(row.events) }));
   const wanted = occurrences.filter((occurrence) =>
     endpoints.some((endpoint) => subscribedTypes(endpoint.events).includes(occurrence.type)),
   );
