@@ -2,7 +2,18 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, inInsertBatches, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import {
+  hotSqlOf,
+  inInsertBatches,
+  readSqlJson,
+  readSqlTime,
+  sql,
+  sqlInt,
+  sqlJson,
+  sqlRows,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
 import { enqueueMailNoticesForEvents } from "./mail-notices";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { newRowId } from "./row-id";
@@ -136,12 +147,20 @@ export async function listEventsAfterSeq({
   afterSeq: number;
   limit?: number;
 }): Promise<ThreadEvent[]> {
-  const rows = await db.event.findMany({
-    where: { threadId, seq: { gt: afterSeq } },
-    orderBy: { seq: "asc" },
-    take: limit,
-  });
-  return rows.map(toThreadEvent);
+  // Every viewer's replay starts here (a chat opened, a stream reconnecting): a hot statement.
+  const rows = await hotSqlOf(db).query<Record<keyof EventRow, unknown>>(sql`
+    SELECT "threadId", "seq", "runId", "type", "payload", "createdAt" FROM ${sqlTable("Event")}
+    WHERE "threadId" = ${threadId} AND "seq" > ${sqlInt(afterSeq)} ORDER BY "seq" LIMIT ${sqlInt(limit)}`);
+  return rows.map((row) =>
+    toThreadEvent({
+      threadId: row.threadId as string,
+      seq: Number(row.seq),
+      runId: row.runId as string | null,
+      type: row.type as string,
+      payload: readSqlJson(row.payload),
+      createdAt: readSqlTime(row.createdAt),
+    }),
+  );
 }
 
 /** The seq of a run's first event in its thread's log, or null when it has none yet. */
