@@ -6,7 +6,7 @@ import { appendEvents } from "./events";
 import { hotSqlOf, readSqlJson, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
 import { appendMissingMessages } from "./messages";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
-import { toRequestView } from "./requests";
+import { type RequestViewRow, toRequestView } from "./requests";
 import { newRowId } from "./row-id";
 import { checkpointColumns } from "./runs";
 import { engineTransaction } from "./transaction-options";
@@ -151,17 +151,7 @@ export async function parkRun({
   }, engineTransaction);
 }
 
-type ParkedRow = {
-  id: string;
-  requestId: string;
-  runId: string | null;
-  toolCallId: string;
-  toolName: string;
-  args: unknown;
-  payload: unknown;
-  audience: string;
-  status: string;
-};
+type ParkedRow = RequestViewRow & { requestId: string };
 
 /**
  * A new request row's id, stored texts and view. The view is read back from the texts, as it

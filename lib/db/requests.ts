@@ -44,12 +44,13 @@ interface RequestRow {
   } | null;
 }
 
-export function toRequestView(
-  row: Pick<
-    RequestRow,
-    "id" | "payload" | "runId" | "toolCallId" | "toolName" | "args" | "audience" | "status"
-  >,
-): ParkedRequestView {
+/** What of a request's row its view shows (`toRequestView`). */
+export type RequestViewRow = Pick<
+  RequestRow,
+  "id" | "payload" | "runId" | "toolCallId" | "toolName" | "args" | "audience" | "status"
+>;
+
+export function toRequestView(row: RequestViewRow): ParkedRequestView {
   return {
     id: row.id,
     request: restorePropertyOrder(row.payload as Request),
