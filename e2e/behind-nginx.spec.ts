@@ -8,7 +8,7 @@ import { InboxPage } from "./pages/inbox-page";
 import { LoginPage } from "./pages/login-page";
 import { RequestPage } from "./pages/request-page";
 import { type AppInstance, startAppInstance } from "./topology/app-instance";
-import { startNginx } from "./topology/nginx";
+import { startNginx, UPSTREAM_FAIL_TIMEOUT_MS } from "./topology/nginx";
 import { createPostgresDatabase } from "./topology/postgres-database";
 
 // The production topology: nginx in front of two instances on one PostgreSQL, no sticky sessions.
@@ -111,6 +111,9 @@ async function restart(index: number) {
   expect(response.status).toBe(200);
   instances[index] = startAppInstance({ port: PORTS[index]!, env: instanceEnv(database.url, publicUrl) });
   await instances[index]!.ready();
+  // nginx may have marked it failed while it was down (a live stream reconnecting); until that
+  // lapses, stopping the other instance would leave nginx no upstream at all, as in production.
+  await new Promise((resolve) => setTimeout(resolve, UPSTREAM_FAIL_TIMEOUT_MS + 500));
 }
 
 test("through nginx, a chat follows its run live and an approval goes through while each instance restarts", async ({

@@ -2,6 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+/**
+ * How long nginx leaves an upstream alone after one failed attempt. A rolling restart must let
+ * it pass once a restarted instance is ready, or stopping the next one leaves no live upstream.
+ */
+export const UPSTREAM_FAIL_TIMEOUT_MS = 2_000;
+
 /** Debian's nginx, run with the repository's deploy/nginx.conf filled in for local ports. */
 export async function startNginx({
   dir,
@@ -16,7 +22,9 @@ export async function startNginx({
   const values: Record<string, string> = {
     PREFIX: dir,
     LISTEN: String(port),
-    UPSTREAMS: upstreamPorts.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n    "),
+    UPSTREAMS: upstreamPorts
+      .map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=${UPSTREAM_FAIL_TIMEOUT_MS / 1000}s;`)
+      .join("\n    "),
   };
   const template = readFileSync(path.join(process.cwd(), "deploy/nginx.conf"), "utf8");
   const config = template.replace(/\$\{([A-Z]+)\}/g, (_, name: string) => {
