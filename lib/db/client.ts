@@ -10,6 +10,7 @@ import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/clien
 import { resolveDatabaseUrl, sqliteFileOf } from "./database-url";
 import { recordDbProvider } from "./db-provider";
 import { recordSqliteHandle } from "./hot-sql";
+import { watchSqliteCheckpoints } from "./wal-checkpointer";
 
 /**
  * The typed database client. Both generated clients come from the same model and differ only in
@@ -48,7 +49,15 @@ function sqliteAdapterFactory(url: string, handle: { connection?: Database }): S
       await adapter.executeScript(SQLITE_CONNECTION_PRAGMAS);
       // The adapter keeps better-sqlite3's connection as `client`; the hot path's statements
       // run on it directly (ADR 0045).
-      handle.connection = (adapter as unknown as { client: Database }).client;
+      const connection = (adapter as unknown as { client: Database }).client;
+      handle.connection = connection;
+      // Checkpoints run on a worker thread, off this connection's commits (ADR 0046).
+      const forget = watchSqliteCheckpoints({ file, connection });
+      const dispose = adapter.dispose.bind(adapter);
+      adapter.dispose = async () => {
+        await forget();
+        await dispose();
+      };
       return adapter;
     },
   };
