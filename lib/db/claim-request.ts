@@ -5,10 +5,10 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, sql, sqlBool, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
 import { newRowId } from "./row-id";
 import { claimParkedRunByLastAnswer } from "./run-leases";
 import type { StoredRun } from "./runs";
-import { engineTransaction } from "./transaction-options";
 
 // Resolving requests: every way a request leaves "open" goes through the same conditional
 // update, so each is resolved exactly once whoever races for it.
@@ -60,7 +60,7 @@ export async function claimRequest({
     }
 > {
   try {
-    return await db.$transaction(async (tx) => {
+    return await hotTransaction(db, async (tx) => {
       const now = new Date();
       const owner =
         runId !== undefined && threadId !== undefined && toolName !== undefined
@@ -87,7 +87,7 @@ export async function claimRequest({
           : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
       const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
       return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt, resumed };
-    }, engineTransaction);
+    });
   } catch (error) {
     if (error instanceof LostClaim) return { claimed: false };
     throw error;

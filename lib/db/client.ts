@@ -10,6 +10,7 @@ import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/clien
 import { resolveDatabaseUrl, sqliteFileOf } from "./database-url";
 import { recordDbProvider } from "./db-provider";
 import { recordSqliteHandle } from "./hot-sql";
+import { queueAdapterTransactions } from "./hot-transaction";
 import { watchSqliteCheckpoints } from "./wal-checkpointer";
 
 /**
@@ -51,6 +52,8 @@ function sqliteAdapterFactory(url: string, handle: { connection?: Database }): S
       // run on it directly (ADR 0045).
       const connection = (adapter as unknown as { client: Database }).client;
       handle.connection = connection;
+      // Prisma's transactions and the engine's own take turns on the connection (ADR 0047).
+      queueAdapterTransactions(adapter, handle);
       // Checkpoints run on a worker thread, off this connection's commits (ADR 0046).
       const forget = watchSqliteCheckpoints({ file, connection });
       const dispose = adapter.dispose.bind(adapter);

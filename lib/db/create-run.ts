@@ -4,9 +4,9 @@ import type { Message } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import { newRowId } from "./row-id";
-import { engineTransaction } from "./transaction-options";
 
 /**
  * Starts a run on `threadId` as `userId`: the prompt stored as the thread's next message, the
@@ -41,7 +41,7 @@ export async function createRun({
     { type: "run_status", status: "running" },
   ];
   try {
-    return await db.$transaction(async (tx) => {
+    return await hotTransaction(db, async (tx) => {
       // The thread row is written first, and only if it is the starter's chat: that queues
       // concurrent starts on one thread, so the check below and the insert cannot interleave
       // with another start's, and the same write takes the seqs of the run's first events.
@@ -73,7 +73,7 @@ export async function createRun({
       const first = Number(thread.lastEventSeq) - bodies.length + 1;
       const events = await appendEvents({ tx, threadId, runId: run.id, bodies, first });
       return { status: "created" as const, runId: run.id, history, events };
-    }, engineTransaction);
+    });
   } catch (error) {
     if (error instanceof ThreadBusy) return { status: "busy" };
     throw error;

@@ -14,10 +14,10 @@ import {
   sqlTable,
   sqlTime,
 } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
 import { enqueueMailNoticesForEvents } from "./mail-notices";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { newRowId } from "./row-id";
-import { engineTransaction } from "./transaction-options";
 import { enqueueWebhooksForEvents } from "./webhook-outbox";
 
 interface EventRow {
@@ -192,7 +192,7 @@ export async function appendRunEvents({
 }): Promise<ThreadEvent[]> {
   if (bodies.length === 0) return [];
   try {
-    return await db.$transaction(async (tx) => {
+    return await hotTransaction(db, async (tx) => {
       const first = await takeEventSeqs({ tx, threadId, count: bodies.length });
       const held = await hotSqlOf(tx).query<{ id: string }>(
         sql`SELECT "id" FROM ${sqlTable("Run")} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${onlyWhileHeldBy}`,
@@ -200,7 +200,7 @@ export async function appendRunEvents({
       // Throwing rolls the counter back with everything else.
       if (held.length === 0) throw new RunNotHeld();
       return insertEvents({ tx, threadId, runId, first, bodies });
-    }, engineTransaction);
+    });
   } catch (error) {
     if (error instanceof RunNotHeld) return [];
     throw error;

@@ -111,8 +111,8 @@ export interface HotSql {
   execute(statement: SqlStatement): Promise<number>;
 }
 
-// The connection better-sqlite3 opened for a client's Prisma adapter, once Prisma connected.
-type SqliteHandle = { connection?: Database };
+/** The connection better-sqlite3 opened for a client's Prisma adapter, once Prisma connected. */
+export type SqliteHandle = { connection?: Database };
 
 type HotGlobal = typeof globalThis & { [HANDLES]?: WeakMap<object, SqliteHandle> };
 const HANDLES = Symbol.for("toolnexus.sqliteHandles");
@@ -127,7 +127,8 @@ export function recordSqliteHandle({ db, handle }: { db: DbClient; handle: Sqlit
 
 const statementCache = new WeakMap<Database, Map<string, Statement>>();
 
-function prepared(connection: Database, text: string): Statement {
+/** `text` prepared once per connection (statements of this module and hot-transaction.ts). */
+export function prepared(connection: Database, text: string): Statement {
   let cache = statementCache.get(connection);
   if (!cache) {
     cache = new Map();
@@ -145,6 +146,18 @@ function prepared(connection: Database, text: string): Statement {
   return statement;
 }
 
+/** The SQLite connection under `client` (a client from createDb or one of its transactions), if any. */
+export function sqliteHandleOf(client: DbClient | DbTx): SqliteHandle | undefined {
+  return getDbProvider({ db: client }) === "sqlite" ? handles.get(baseClientOf(client)) : undefined;
+}
+
+export async function openSqliteConnection(client: DbClient | DbTx, handle: SqliteHandle): Promise<Database> {
+  // Prisma opens its connection on first use; a client used here first opens it now.
+  if (!handle.connection) await (baseClientOf(client) as DbClient).$connect();
+  if (!handle.connection) throw new Error("the SQLite connection did not open");
+  return handle.connection;
+}
+
 /**
  * The hot statements of `client` (a client from createDb, or a transaction of one). Inside a
  * transaction they join it; outside, each is a statement of its own, as Prisma's are.
@@ -154,12 +167,7 @@ export function hotSqlOf(client: DbClient | DbTx): HotSql {
   const tableName = (table: string) => getRawTableName({ db: client, table });
   const handle = handles.get(baseClientOf(client));
   if (provider === "sqlite" && handle) {
-    const connection = async () => {
-      // Prisma opens its connection on first use; a client used here first opens it now.
-      if (!handle.connection) await (client as DbClient).$connect();
-      if (!handle.connection) throw new Error("the SQLite connection did not open");
-      return handle.connection;
-    };
+    const connection = () => openSqliteConnection(client, handle);
     return {
       provider,
       async query<T>(statement: SqlStatement) {

@@ -4,12 +4,12 @@ import type { Checkpoint, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, readSqlJson, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { type RequestViewRow, toRequestView } from "./requests";
 import { newRowId } from "./row-id";
 import { checkpointColumns } from "./runs";
-import { engineTransaction } from "./transaction-options";
 
 export class ReusedRequestIdError extends Error {
   constructor(readonly requestId: string) {
@@ -64,7 +64,7 @@ export async function parkRun({
   /** Events of the halting turn still to be stored; they go before `pending`. */
   bodies?: EventBody[];
 }): Promise<ThreadEvent[] | null> {
-  return db.$transaction(async (tx) => {
+  return hotTransaction(db, async (tx) => {
     const hot = hotSqlOf(tx);
     const now = sqlTime(new Date());
     const columns = checkpointColumns(checkpoint);
@@ -148,7 +148,7 @@ export async function parkRun({
       bodies: [...bodies, { type: "pending", requests: open.map((row) => row.view) }],
       openedRequestRowIds: new Set(created.map((row) => row.id)),
     });
-  }, engineTransaction);
+  });
 }
 
 type ParkedRow = RequestViewRow & { requestId: string };

@@ -6,6 +6,7 @@ import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import type { StoredCheckpoint } from "./runs";
 import { engineTransaction } from "./transaction-options";
@@ -45,7 +46,7 @@ export async function finishRun({
   error?: string;
   bodies: EventBody[];
 }): Promise<ThreadEvent[] | null> {
-  return db.$transaction(async (tx) => {
+  return hotTransaction(db, async (tx) => {
     // Turns and usage stay as stored when not given.
     const held = await hotSqlOf(tx).execute(sql`
       UPDATE ${sqlTable("Run")} SET "status" = ${status}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
@@ -58,7 +59,7 @@ export async function finishRun({
     if (held !== 1) return null;
     await appendMissingMessages({ tx, threadId, runId, messages, known: storedMessages });
     return appendEvents({ tx, threadId, runId, bodies });
-  }, engineTransaction);
+  });
 }
 
 /**

@@ -5,9 +5,9 @@ import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
 import { toJson } from "./json";
 import { appendMissingMessages, getTranscriptTextByThread, listTranscriptByThread } from "./messages";
-import { engineTransaction } from "./transaction-options";
 
 /**
  * A checkpoint as a run's row keeps it: everything but the transcript, which is the thread's
@@ -158,7 +158,7 @@ export async function saveRunCheckpoint({
   /** The seq of the segment's last event already stored, if any: this state accounts for it. */
   lastStoredSeq?: number;
 }): Promise<ThreadEvent[] | null> {
-  return db.$transaction(async (tx) => {
+  return hotTransaction(db, async (tx) => {
     const now = sqlTime(new Date());
     const columns = checkpointColumns(checkpoint);
     const hot = hotSqlOf(tx);
@@ -183,7 +183,7 @@ export async function saveRunCheckpoint({
       );
     }
     return events;
-  }, engineTransaction);
+  });
 }
 
 export async function getThreadOwnerById({ db, threadId }: { db: DbClient; threadId: string }) {

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbClient, DbTx } from "./db-types";
+import { hotSqlOf, sql, sqlTable } from "./hot-sql";
+import { hotTransaction } from "./hot-transaction";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
+
+// ADR 0047: the engine's transactions, on SQLite BEGIN … COMMIT on the connection itself, queued
+// with Prisma's own on one lock; on PostgreSQL Prisma's interactive transactions as before.
+
+let serial = 0;
+const email = () => `ht-${process.pid}-${serial++}@example.com`;
+
+/** One typed write and one hot write, so a rollback has both to undo. */
+async function writeBoth(tx: DbTx, address: string) {
+  await tx.user.create({ data: { email: address } });
+  await hotSqlOf(tx).execute(sql`UPDATE ${sqlTable("User")} SET "name" = 'hot' WHERE "email" = ${address}`);
+}
+
+const stored = async (db: DbClient, address: string) =>
+  (await db.user.findUnique({ where: { email: address }, select: { name: true } }))?.name ?? null;
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+describe.each(["sqlite", "postgres"] as const)("hot transactions on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(() => database?.drop());
+
+  it("commits every write of a body that returns, and hands back its value", async () => {
+    const address = email();
+    const value = await hotTransaction(database.db, async (tx) => {
+      await writeBoth(tx, address);
+      return 42;
+    });
+    expect(value).toBe(42);
+    expect(await stored(database.db, address)).toBe("hot");
+  });
+
+  it("undoes typed and hot writes alike when the body throws, and throws what it threw", async () => {
+    const address = email();
+    const failure = new Error("changed my mind");
+    await expect(
+      hotTransaction(database.db, async (tx) => {
+        await writeBoth(tx, address);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await database.db.user.count({ where: { email: address } })).toBe(0);
+  });
+});
+
+describe("hot transactions beside Prisma's on sqlite", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+  afterAll(() => database?.drop());
+
+  it("makes a Prisma transaction wait until an open hot transaction has committed", async () => {
+    const [first, second] = [email(), email()];
+    const held = gate();
+    const order: string[] = [];
+    const hot = hotTransaction(database.db, async (tx) => {
+      await writeBoth(tx, first);
+      await held.opened;
+      order.push("hot done");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const prisma = database.db.$transaction(async (tx) => {
+      order.push("prisma began");
+      // It sees the hot transaction's row only because that one committed first.
+      expect(await stored(tx as unknown as DbClient, first)).toBe("hot");
+      await tx.user.create({ data: { email: second } });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order).toEqual([]);
+    held.open();
+    await Promise.all([hot, prisma]);
+    expect(order).toEqual(["hot done", "prisma began"]);
+    expect(await database.db.user.count({ where: { email: { in: [first, second] } } })).toBe(2);
+  });
+
+  it("waits for an open Prisma transaction before it begins", async () => {
+    const [first, second] = [email(), email()];
+    const held = gate();
+    const order: string[] = [];
+    const prisma = database.db.$transaction(async (tx) => {
+      await tx.user.create({ data: { email: first } });
+      await held.opened;
+      order.push("prisma done");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const hot = hotTransaction(database.db, async (tx) => {
+      order.push("hot began");
+      await writeBoth(tx, second);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order).toEqual([]);
+    held.open();
+    await Promise.all([prisma, hot]);
+    expect(order).toEqual(["prisma done", "hot began"]);
+  });
+
+  it("refuses a Prisma transaction inside its body instead of waiting for itself", async () => {
+    const address = email();
+    await expect(
+      hotTransaction(database.db, async (tx) => {
+        await writeBoth(tx, address);
+        await database.db.$transaction(async (inner) => inner.user.count());
+      }),
+    ).rejects.toThrow(/cannot start inside a hot transaction/);
+    expect(await database.db.user.count({ where: { email: address } })).toBe(0);
+  });
+
+  it("runs a hot transaction begun inside another as part of it", async () => {
+    const [outer, inner] = [email(), email()];
+    await expect(
+      hotTransaction(database.db, async (tx) => {
+        await writeBoth(tx, outer);
+        await hotTransaction(database.db, (nested) => writeBoth(nested, inner));
+        throw new Error("both go");
+      }),
+    ).rejects.toThrow("both go");
+    expect(await database.db.user.count({ where: { email: { in: [outer, inner] } } })).toBe(0);
+  });
+
+  it("lets work that outlives its body start transactions of its own", async () => {
+    const address = email();
+    let later: Promise<unknown> = Promise.resolve();
+    await hotTransaction(database.db, async () => {
+      later = new Promise((resolve) => setTimeout(resolve, 10)).then(() =>
+        database.db.$transaction(async (tx) => tx.user.create({ data: { email: address } })),
+      );
+    });
+    await later;
+    expect(await database.db.user.count({ where: { email: address } })).toBe(1);
+  });
+});
