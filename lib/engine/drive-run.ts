@@ -3,6 +3,7 @@ import { ReusedRequestIdError } from "@/lib/db/park-run";
 import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
 import { saveRunCheckpoint } from "@/lib/db/runs";
 import { logger } from "@/lib/log/logger";
+import { linkAbort } from "@/lib/toolnexus/abort-link";
 import { isToolnexusError } from "@/lib/toolnexus/errors";
 import type {
   Answer,
@@ -114,8 +115,8 @@ export function driveRun(deps: DriveDeps, segment: Segment): Promise<void> {
 async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   const { db, bus, instanceId, leaseMs } = deps;
   const { runId, threadId, userId, start } = segment;
-  const stop = new AbortController();
-  const signal = AbortSignal.any([segment.signal, stop.signal]);
+  const { controller: stop, release } = linkAbort(segment.signal);
+  const signal = stop.signal;
   const writer = createEventWriter({
     db,
     bus,
@@ -216,6 +217,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     });
     if (events) await publishAll(bus, events);
   } finally {
+    release();
     positions.close();
     // Whatever is still queued goes out now (or is dropped if the run is no longer ours), and
     // no timer is left behind.

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { linkAbort } from "./abort-link";
 import { createTranscriptCache, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
@@ -61,9 +62,8 @@ type Start = (
 /** Runs `start` with events flowing out as an async iterator; leaving the loop early aborts the run. */
 async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
   const channel = createEventChannel<StreamEvent>();
-  const stop = new AbortController();
-  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
-  start(signal, channel.push, true).then(
+  const { controller: stop, release } = linkAbort(outer);
+  start(stop.signal, channel.push, true).then(
     (result) => {
       channel.push({ type: "done", result });
       channel.close();
@@ -74,6 +74,7 @@ async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGen
     yield* channel;
   } finally {
     stop.abort();
+    release();
   }
 }
 
