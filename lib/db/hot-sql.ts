@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
+import { outsideTransactions } from "./connection-turns";
 import { baseClientOf, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
 
@@ -146,6 +147,11 @@ export function prepared(connection: Database, text: string): Statement {
   return statement;
 }
 
+/** A client from createDb rather than one of its transactions, which have no `$connect`. */
+function isClientItself(client: DbClient | DbTx): client is DbClient {
+  return typeof (client as { $connect?: unknown }).$connect === "function";
+}
+
 /** The SQLite connection under `client` (a client from createDb or one of its transactions), if any. */
 export function sqliteHandleOf(client: DbClient | DbTx): SqliteHandle | undefined {
   return getDbProvider({ db: client }) === "sqlite" ? handles.get(baseClientOf(client)) : undefined;
@@ -153,7 +159,7 @@ export function sqliteHandleOf(client: DbClient | DbTx): SqliteHandle | undefine
 
 export async function openSqliteConnection(client: DbClient | DbTx, handle: SqliteHandle): Promise<Database> {
   // Prisma opens its connection on first use; a client used here first opens it now.
-  if (!handle.connection) await (baseClientOf(client) as DbClient).$connect();
+  if (!handle.connection && isClientItself(client)) await client.$connect();
   if (!handle.connection) throw new Error("the SQLite connection did not open");
   return handle.connection;
 }
@@ -168,15 +174,22 @@ export function hotSqlOf(client: DbClient | DbTx): HotSql {
   const handle = handles.get(baseClientOf(client));
   if (provider === "sqlite" && handle) {
     const connection = () => openSqliteConnection(client, handle);
+    // Through a Prisma transaction's client the statement is that transaction's; through the
+    // client itself it waits for any transaction another caller holds (connection-turns.ts).
+    const outside = isClientItself(client);
+    const send = async <T>(run: (connection: Database) => T) => {
+      const open = await connection();
+      return outside ? outsideTransactions(handle, () => run(open)) : run(open);
+    };
     return {
       provider,
-      async query<T>(statement: SqlStatement) {
+      query<T>(statement: SqlStatement) {
         const { text, values } = render(statement, provider, tableName);
-        return prepared(await connection(), text).all(...values) as T[];
+        return send((open) => prepared(open, text).all(...values) as T[]);
       },
-      async execute(statement) {
+      execute(statement) {
         const { text, values } = render(statement, provider, tableName);
-        return prepared(await connection(), text).run(...values).changes;
+        return send((open) => prepared(open, text).run(...values).changes);
       },
     };
   }

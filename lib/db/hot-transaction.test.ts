@@ -143,4 +143,50 @@ describe("hot transactions beside Prisma's on sqlite", () => {
     await later;
     expect(await database.db.user.count({ where: { email: address } })).toBe(1);
   });
+
+  it("holds back a write from outside until the open transaction ends, so its rollback keeps it", async () => {
+    const [inside, typed, hot] = [email(), email(), email()];
+    const held = gate();
+    const transaction = hotTransaction(database.db, async (tx) => {
+      await writeBoth(tx, inside);
+      await held.opened;
+      throw new Error("rolled back");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another caller, outside any transaction, once through the typed client and once hot.
+    const outside = Promise.all([
+      database.db.user.create({ data: { email: typed } }),
+      hotSqlOf(database.db).execute(
+        sql`INSERT INTO ${sqlTable("User")} ("id", "email", "role", "sessionVersion", "createdAt", "updatedAt") VALUES (${hot}, ${hot}, 'user', 0, 0, 0)`,
+      ),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    held.open();
+    await expect(transaction).rejects.toThrow("rolled back");
+    await outside;
+    const stored = await database.db.user.findMany({ where: { email: { in: [inside, typed, hot] } } });
+    expect(stored.map((user) => user.email).sort()).toEqual([hot, typed].sort());
+  });
+
+  it("holds back a hot write from outside while a Prisma transaction is open, so its rollback keeps it", async () => {
+    const [inside, hot] = [email(), email()];
+    const held = gate();
+    const transaction = database.db
+      .$transaction(async (tx) => {
+        await tx.user.create({ data: { email: inside } });
+        await held.opened;
+        throw new Error("rolled back");
+      })
+      .catch((error: Error) => error.message);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const outside = hotSqlOf(database.db).execute(
+      sql`INSERT INTO ${sqlTable("User")} ("id", "email", "role", "sessionVersion", "createdAt", "updatedAt") VALUES (${hot}, ${hot}, 'user', 0, 0, 0)`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    held.open();
+    expect(await transaction).toBe("rolled back");
+    expect(await outside).toBe(1);
+    const stored = await database.db.user.findMany({ where: { email: { in: [inside, hot] } } });
+    expect(stored.map((user) => user.email)).toEqual([hot]);
+  });
 });

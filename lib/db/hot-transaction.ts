@@ -1,5 +1,5 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
+import { insideTransaction, outsideTransactions, runAsTransaction, takeTurn } from "./connection-turns";
 import type { DbClient, DbTx } from "./db-types";
 import { openSqliteConnection, prepared, type SqliteHandle, sqliteHandleOf } from "./hot-sql";
 import { engineTransaction } from "./transaction-options";
@@ -8,40 +8,7 @@ import { engineTransaction } from "./transaction-options";
 // (a transaction id, timers, a client proxy, BEGIN and COMMIT sent through its query pipeline),
 // five to ten times what the statements of a safe point cost there. The engine's transactions
 // hold nothing but hot statements (ADR 0045), so on SQLite they run as BEGIN … COMMIT on the
-// connection itself (ADR 0047), queued with Prisma's own transactions on one lock.
-
-/** A queue of one: the connection holds a single transaction at a time. */
-class TransactionLock {
-  #tail: Promise<void> = Promise.resolve();
-
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const turn = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const ready = this.#tail.then(() => release);
-    this.#tail = this.#tail.then(() => turn);
-    return ready;
-  }
-}
-
-const locks = new WeakMap<SqliteHandle, TransactionLock>();
-function lockOf(handle: SqliteHandle): TransactionLock {
-  let lock = locks.get(handle);
-  if (!lock) {
-    lock = new TransactionLock();
-    locks.set(handle, lock);
-  }
-  return lock;
-}
-
-// Which hot transaction the current async context runs in, while it is open.
-type Open = { handle: SqliteHandle; open: boolean };
-const current = new AsyncLocalStorage<Open>();
-const openHere = (handle: SqliteHandle) => {
-  const store = current.getStore();
-  return store?.handle === handle && store.open;
-};
+// connection itself (ADR 0047), taking turns with Prisma's own (`connection-turns.ts`).
 
 /**
  * Runs `body` in one transaction of `db`, as `db.$transaction` would. On SQLite the body's `tx`
@@ -53,14 +20,13 @@ export async function hotTransaction<T>(db: DbClient, body: (tx: DbTx) => Promis
   const handle = sqliteHandleOf(db);
   if (!handle) return db.$transaction(body, engineTransaction);
   const tx = db as unknown as DbTx;
-  if (openHere(handle)) return body(tx);
+  if (insideTransaction(handle)) return body(tx);
   const connection = await openSqliteConnection(db, handle);
-  const release = await lockOf(handle).acquire();
-  const open: Open = { handle, open: true };
+  const release = await takeTurn(handle);
   try {
     prepared(connection, "BEGIN").run();
     try {
-      const result = await current.run(open, () => body(tx));
+      const result = await runAsTransaction(handle, () => body(tx));
       prepared(connection, "COMMIT").run();
       return result;
     } catch (error) {
@@ -69,7 +35,6 @@ export async function hotTransaction<T>(db: DbClient, body: (tx: DbTx) => Promis
       throw error;
     }
   } finally {
-    open.open = false;
     release();
   }
 }
@@ -79,21 +44,32 @@ interface AdapterTransaction {
   rollback(): Promise<void>;
 }
 
+type Statement = (query: never) => Promise<unknown>;
+
 /**
- * Queues the adapter's own transactions (Prisma's `$transaction`, and any a typed write needs)
- * on the same lock as `hotTransaction`, so the two never overlap on the connection.
+ * Has the adapter take turns with `hotTransaction`: its own transactions (Prisma's
+ * `$transaction`, and any a typed write needs) wait for the connection's turn, and so do its
+ * statements outside a transaction (a transaction's own go through the transaction's object).
  */
 export function queueAdapterTransactions(
-  adapter: { startTransaction(...args: never[]): Promise<unknown> },
+  adapter: {
+    startTransaction(...args: never[]): Promise<unknown>;
+    queryRaw: Statement;
+    executeRaw: Statement;
+  },
   handle: SqliteHandle,
 ): void {
+  for (const name of ["queryRaw", "executeRaw"] as const) {
+    const send = adapter[name].bind(adapter);
+    adapter[name] = (query: never) => outsideTransactions(handle, () => send(query));
+  }
   const start = adapter.startTransaction.bind(adapter) as (...args: unknown[]) => Promise<AdapterTransaction>;
   adapter.startTransaction = async (...args: unknown[]) => {
-    if (openHere(handle))
+    if (insideTransaction(handle))
       throw new Error(
         "A Prisma transaction cannot start inside a hot transaction; run its statements on the hot transaction's client",
       );
-    const release = await lockOf(handle).acquire();
+    const release = await takeTurn(handle);
     let transaction: AdapterTransaction;
     try {
       transaction = await start(...args);
@@ -102,15 +78,9 @@ export function queueAdapterTransactions(
       throw error;
     }
     // Prisma sends COMMIT or ROLLBACK itself, then tells the adapter; the connection is free after.
-    let released = false;
-    const settle = () => {
-      if (released) return;
-      released = true;
-      release();
-    };
     const { commit, rollback } = transaction;
-    transaction.commit = () => commit.call(transaction).finally(settle);
-    transaction.rollback = () => rollback.call(transaction).finally(settle);
+    transaction.commit = () => commit.call(transaction).finally(release);
+    transaction.rollback = () => rollback.call(transaction).finally(release);
     return transaction;
   };
 }
