@@ -55,6 +55,15 @@ const children = [
   ...(catchMail ? [serve("npx", ["tsx", "scripts/mail-catcher.ts"])] : []),
   serve("node", ["server.mjs"]),
 ];
+// Should this launcher die without stopping them (kill -9), the watch stops the servers.
+spawn(
+  process.execPath,
+  ["scripts/orphan-watch.mjs", String(process.pid), ...children.map((child) => String(child.pid))],
+  {
+    stdio: "ignore",
+    detached: true,
+  },
+).unref();
 console.log(`\n✔ toolnexus is starting on http://localhost:${port} (Ctrl+C to stop)`);
 if (catchMail) console.log(`  Email is caught locally: see http://localhost:${port}/demo/mail`);
 if (env.TOOLNEXUS_MCP_CONFIG)
