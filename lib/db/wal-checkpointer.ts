@@ -157,8 +157,9 @@ export function watchSqliteCheckpoints({
   file: string;
   connection: Database;
 }): () => Promise<void> {
-  const current = checkpointer();
-  if (!current || file === ":memory:") return async () => {};
+  // An in-memory database has no log to copy: no worker for it.
+  const current = file === ":memory:" ? null : checkpointer();
+  if (!current) return async () => {};
   const message: ToWorker = { type: "watch", file };
   current.worker.postMessage(message);
   current.connections.set(connection, file);
