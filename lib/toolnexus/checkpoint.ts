@@ -1,5 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import { z } from "zod";
 import {
   canonicalJson,
   deepFreeze,
@@ -11,67 +10,13 @@ import {
   type TranscriptCache,
   tailAfterMessages,
 } from "./checkpoint-digest";
+import { CheckpointShapeIssue, readCheckpointShape } from "./checkpoint-shape";
 import { ToolnexusError } from "./errors";
 import type { Checkpoint, CheckpointParts, Message } from "./types";
 
 export { canonicalJson, createTranscriptCache, type TranscriptCache } from "./checkpoint-digest";
 
 export type CheckpointBody = Omit<Checkpoint, "digest">;
-
-const record = z.record(z.string(), z.unknown());
-const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
-const request = z.object({
-  id: z.string().min(1),
-  kind: z.string(),
-  prompt: z.string(),
-  url: z.string().optional(),
-  data: record.optional(),
-  expiresAt: z.string().optional(),
-});
-const toolCall = z.object({
-  id: z.string(),
-  name: z.string(),
-  args: record,
-  invalidArgs: z.string().optional(),
-});
-const toolResult = z.object({ output: z.string(), isError: z.boolean(), metadata: record.optional() });
-const message = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("system"), content: z.string() }),
-  z.object({ role: z.literal("user"), content: z.string() }),
-  z.object({ role: z.literal("assistant"), content: z.string(), toolCalls: z.array(toolCall).optional() }),
-  z.object({
-    role: z.literal("tool"),
-    toolCallId: z.string(),
-    name: z.string(),
-    content: z.string(),
-    isError: z.boolean(),
-  }),
-]);
-const slotState = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("queued") }),
-  z.object({ status: z.literal("done"), result: toolResult }),
-  z.object({ status: z.literal("suspended"), request, resumeOnDecline: z.literal(true).optional() }),
-]);
-const checkpointSchema = z.object({
-  version: z.literal(1),
-  runId: z.string().min(1),
-  model: z.string(),
-  messages: z.array(message),
-  slots: z.array(z.object({ call: toolCall, state: slotState })),
-  toolCalls: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      args: record,
-      output: z.string(),
-      isError: z.boolean(),
-      metadata: record.optional(),
-    }),
-  ),
-  turns: z.number().int().nonnegative(),
-  usage,
-  digest: z.string(),
-});
 
 /**
  * The halted turn's slots as a JSON round trip yields them, keys in their order: only the
@@ -119,22 +64,23 @@ function sameDigest(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return issue ? `${issue.path.join(".") || "(root)"}: ${issue.message}` : "unknown problem";
+/** The value's checkpoint shape, or the refusal `client.resume` gives for a malformed one. */
+function shapeOf(value: unknown, copyMessages: boolean): Checkpoint {
+  try {
+    return readCheckpointShape(value, { copyMessages });
+  } catch (error) {
+    if (!(error instanceof CheckpointShapeIssue)) throw error;
+    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${error.message}`);
+  }
 }
 
 /** Checks shape, internal consistency and digest; returns a private copy the caller may mutate. */
 export function verifyCheckpoint(value: unknown, key?: string): Checkpoint {
-  const parsed = checkpointSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${describeIssue(parsed.error)}`);
-  }
+  const checkpoint = shapeOf(value, true);
   const { digest, ...rest } = value as Checkpoint;
   if (!sameDigest(digest, digestOf(canonicalJson(rest), key))) {
     throw new ToolnexusError("checkpoint:tampered", "Checkpoint digest does not match its contents");
   }
-  const checkpoint = parsed.data as Checkpoint;
   assertConsistent(checkpoint);
   return structuredClone(checkpoint);
 }
@@ -174,15 +120,14 @@ export function verifyCheckpointParts(value: unknown, key?: string, cache?: Tran
     throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: not JSON");
   }
   const whole = { ...rest, messages, digest };
-  const parsed = checkpointSchema.safeParse(whole);
-  if (!parsed.success) {
-    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${describeIssue(parsed.error)}`);
-  }
+  // The messages are checked where they stand; the run keeps the very objects parsed from the
+  // hashed text, so only the rest is copied out.
+  const checked = shapeOf(whole, false);
   const tail = tailAfterMessages(canonicalJson(rest), rest);
   const hash = startDigest(key).update(MESSAGES_OPENING).update(transcript);
   if (tail === null || !sameDigest(digest, finishDigest(hash.copy().update(tail), key)))
     return verifyCheckpoint(whole, key);
-  const { messages: _checked, ...checkedRest } = parsed.data as Checkpoint;
+  const { messages: _none, ...checkedRest } = checked;
   const checkpoint: Checkpoint = { ...structuredClone(checkedRest), messages: deepFreeze(messages).slice() };
   assertConsistent(checkpoint);
   if (cache) Object.assign(cache, { refs: messages.slice(), copies: messages.slice(), key, hash });

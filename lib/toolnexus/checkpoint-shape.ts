@@ -1,0 +1,269 @@
+import type { Checkpoint, Message, Request, SlotState, ToolCall } from "./types";
+
+// The shape a checkpoint must have before `client.resume` believes a word of it, checked by hand
+// instead of by a schema library: it runs on every resume, before the answered tool may run
+// again, and a generic validator's dispatch cost about 0.1 ms there per resume in the app (ADR
+// 0048). The rules are a schema's: strings, finite numbers, safe non-negative integers for
+// `turns`, plain objects for arguments and data, and every known key copied out in a fixed
+// order while unknown ones are dropped. `checkpoint-shape.test.ts` holds it to an equivalent
+// declarative schema over valid checkpoints and thousands of broken ones.
+
+/** Why a value is not a checkpoint: where (a dotted path, "(root)" at the top) and what. */
+export class CheckpointShapeIssue extends Error {
+  constructor(
+    readonly where: string,
+    readonly problem: string,
+  ) {
+    super(`${where}: ${problem}`);
+  }
+}
+
+type Path = (string | number)[];
+type Plain = Record<string, unknown>;
+
+function fail(path: Path, problem: string): never {
+  throw new CheckpointShapeIssue(path.join(".") || "(root)", problem);
+}
+
+function isObject(value: unknown): value is Plain {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An object made by `{}`, `JSON.parse` or `Object.create(null)`: no class instance, no Date. */
+function isPlainObject(value: unknown): value is Plain {
+  if (!isObject(value)) return false;
+  const made = value.constructor;
+  if (typeof made !== "function") return true;
+  const prototype: unknown = made.prototype;
+  return isObject(prototype) && Object.hasOwn(prototype, "isPrototypeOf");
+}
+
+function field(path: Path, key: string): Path {
+  path.push(key);
+  return path;
+}
+
+function string(value: unknown, path: Path, key: string, nonEmpty = false): string {
+  if (typeof value !== "string") fail(field(path, key), "expected a string");
+  if (nonEmpty && value.length === 0) fail(field(path, key), "expected a non-empty string");
+  return value;
+}
+
+function optionalString(from: Plain, path: Path, key: string, into: Plain): void {
+  if (!(key in from)) return;
+  const value = from[key];
+  if (value !== undefined && typeof value !== "string") fail(field(path, key), "expected a string");
+  into[key] = value;
+}
+
+function number(value: unknown, path: Path, key: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value))
+    fail(field(path, key), "expected a finite number");
+  return value;
+}
+
+function boolean(value: unknown, path: Path, key: string): boolean {
+  if (typeof value !== "boolean") fail(field(path, key), "expected a boolean");
+  return value;
+}
+
+function object(value: unknown, path: Path, key?: string | number): Plain {
+  if (!isObject(value)) {
+    if (key !== undefined) path.push(key);
+    fail(path, "expected an object");
+  }
+  return value;
+}
+
+function array(value: unknown, path: Path, key: string): unknown[] {
+  if (!Array.isArray(value)) fail(field(path, key), "expected an array");
+  return value;
+}
+
+/** `list` item by item, holes included (`Array.prototype.map` would skip a hole unchecked). */
+function each<T>(list: unknown[], read: (item: unknown, index: number) => T): T[] {
+  const out: T[] = new Array(list.length);
+  for (let i = 0; i < list.length; i += 1) out[i] = read(list[i], i);
+  return out;
+}
+
+/** A record of string keys to anything (arguments, form data, metadata): a new object, values shared. */
+function record(value: unknown, path: Path, key: string): Plain {
+  if (!isPlainObject(value)) fail(field(path, key), "expected a plain object");
+  const copy: Plain = {};
+  for (const name of Reflect.ownKeys(value)) {
+    if (name === "__proto__" || !Object.prototype.propertyIsEnumerable.call(value, name)) continue;
+    if (typeof name !== "string") fail(field(path, key), "expected string keys only");
+    copy[name] = value[name];
+  }
+  return copy;
+}
+
+function optionalRecord(from: Plain, path: Path, key: string, into: Plain): void {
+  if (!(key in from)) return;
+  const value = from[key];
+  into[key] = value === undefined ? undefined : record(value, path, key);
+}
+
+function toolCall(value: unknown, path: Path, key?: string | number): ToolCall {
+  const from = object(value, path, key);
+  if (key !== undefined) path.push(key);
+  const call: Plain = {
+    id: string(from.id, path, "id"),
+    name: string(from.name, path, "name"),
+    args: record(from.args, path, "args"),
+  };
+  optionalString(from, path, "invalidArgs", call);
+  if (key !== undefined) path.pop();
+  return call as unknown as ToolCall;
+}
+
+function message(value: unknown, path: Path, index: number): Message {
+  const from = object(value, path, index);
+  path.push(index);
+  const role = from.role;
+  let out: Plain;
+  if (role === "system" || role === "user") out = { role, content: string(from.content, path, "content") };
+  else if (role === "assistant") {
+    out = { role, content: string(from.content, path, "content") };
+    if ("toolCalls" in from) {
+      const calls = from.toolCalls;
+      if (calls === undefined) out.toolCalls = undefined;
+      else {
+        const list = array(calls, path, "toolCalls");
+        path.push("toolCalls");
+        out.toolCalls = each(list, (call, i) => toolCall(call, path, i));
+        path.pop();
+      }
+    }
+  } else if (role === "tool") {
+    out = {
+      role,
+      toolCallId: string(from.toolCallId, path, "toolCallId"),
+      name: string(from.name, path, "name"),
+      content: string(from.content, path, "content"),
+      isError: boolean(from.isError, path, "isError"),
+    };
+  } else fail(field(path, "role"), 'expected "system", "user", "assistant" or "tool"');
+  path.pop();
+  return out as unknown as Message;
+}
+
+function request(value: unknown, path: Path): Request {
+  const from = object(value, path, "request");
+  path.push("request");
+  const out: Plain = {
+    id: string(from.id, path, "id", true),
+    kind: string(from.kind, path, "kind"),
+    prompt: string(from.prompt, path, "prompt"),
+  };
+  optionalString(from, path, "url", out);
+  optionalRecord(from, path, "data", out);
+  optionalString(from, path, "expiresAt", out);
+  path.pop();
+  return out as unknown as Request;
+}
+
+function toolResult(value: unknown, path: Path): Plain {
+  const from = object(value, path, "result");
+  path.push("result");
+  const out: Plain = {
+    output: string(from.output, path, "output"),
+    isError: boolean(from.isError, path, "isError"),
+  };
+  optionalRecord(from, path, "metadata", out);
+  path.pop();
+  return out;
+}
+
+function slotState(value: unknown, path: Path): SlotState {
+  const from = object(value, path, "state");
+  path.push("state");
+  let out: Plain;
+  if (from.status === "queued") out = { status: "queued" };
+  else if (from.status === "done") out = { status: "done", result: toolResult(from.result, path) };
+  else if (from.status === "suspended") {
+    out = { status: "suspended", request: request(from.request, path) };
+    if ("resumeOnDecline" in from) {
+      if (from.resumeOnDecline !== undefined && from.resumeOnDecline !== true)
+        fail(field(path, "resumeOnDecline"), "expected true");
+      out.resumeOnDecline = from.resumeOnDecline;
+    }
+  } else fail(field(path, "status"), 'expected "queued", "done" or "suspended"');
+  path.pop();
+  return out as unknown as SlotState;
+}
+
+function usage(value: unknown, path: Path): Checkpoint["usage"] {
+  const from = object(value, path, "usage");
+  path.push("usage");
+  const out = {
+    promptTokens: number(from.promptTokens, path, "promptTokens"),
+    completionTokens: number(from.completionTokens, path, "completionTokens"),
+    totalTokens: number(from.totalTokens, path, "totalTokens"),
+  };
+  path.pop();
+  return out;
+}
+
+function recordedCall(value: unknown, path: Path, index: number): Checkpoint["toolCalls"][number] {
+  const from = object(value, path, index);
+  path.push(index);
+  const out: Plain = {
+    id: string(from.id, path, "id"),
+    name: string(from.name, path, "name"),
+    args: record(from.args, path, "args"),
+    output: string(from.output, path, "output"),
+    isError: boolean(from.isError, path, "isError"),
+  };
+  optionalRecord(from, path, "metadata", out);
+  path.pop();
+  return out as unknown as Checkpoint["toolCalls"][number];
+}
+
+/**
+ * Checks that `value` has a checkpoint's shape and returns a new value holding only its known
+ * keys (records' values shared with the input). `messages` is checked, and copied only when
+ * `copyMessages` is set: a caller that parsed them itself keeps its own. Throws
+ * `CheckpointShapeIssue` at the first problem.
+ */
+export function readCheckpointShape(value: unknown, { copyMessages }: { copyMessages: boolean }): Checkpoint {
+  const path: Path = [];
+  const from = object(value, path);
+  if (from.version !== 1) fail(["version"], "expected 1");
+  const runId = string(from.runId, path, "runId", true);
+  const model = string(from.model, path, "model");
+  const messageList = array(from.messages, path, "messages");
+  path.push("messages");
+  const messages: Message[] = copyMessages ? each(messageList, (item, i) => message(item, path, i)) : [];
+  if (!copyMessages) for (let i = 0; i < messageList.length; i += 1) message(messageList[i], path, i);
+  path.pop();
+  const slotList = array(from.slots, path, "slots");
+  path.push("slots");
+  const slots = each(slotList, (item, i) => {
+    const slot = object(item, path, i);
+    path.push(i);
+    const out = { call: toolCall(slot.call, path, "call"), state: slotState(slot.state, path) };
+    path.pop();
+    return out;
+  });
+  path.pop();
+  const callList = array(from.toolCalls, path, "toolCalls");
+  path.push("toolCalls");
+  const toolCalls = each(callList, (item, i) => recordedCall(item, path, i));
+  path.pop();
+  const turns = from.turns;
+  if (typeof turns !== "number" || !Number.isSafeInteger(turns) || turns < 0)
+    fail(["turns"], "expected a non-negative integer");
+  return {
+    version: 1,
+    runId,
+    model,
+    messages,
+    slots,
+    toolCalls,
+    turns,
+    usage: usage(from.usage, path),
+    digest: string(from.digest, path, "digest"),
+  };
+}
