@@ -24,13 +24,20 @@ export async function claimParkedRun({
   leaseOwner: string;
   leaseExpiresAt: Date;
 }): Promise<StoredRun | null> {
-  const [row] = await db.run.updateManyAndReturn({
-    // The count says none is open; the check of the rows themselves (an index lookup by run)
-    // keeps a run waiting should the count ever be wrong, rather than resuming it unanswered.
-    where: { id: runId, status: "pending", openRequests: 0, requests: { none: { status: "open" } } },
-    data: { status: "running", leaseOwner, leaseExpiresAt, version: { increment: 1 } },
-  });
-  return row ? toStoredRun(row) : null;
+  // Hot SQL, not Prisma's typed update: this statement runs rarely (a run whose last request was
+  // resolved outside an answer, a takeover), so its shape was still uncompiled in a serving
+  // process and its first use cost 50-75 ms of Prisma compiling it (docs/benchmarks.md, item 9).
+  // The count says none is open; the check of the rows themselves (an index lookup by run)
+  // keeps a run waiting should the count ever be wrong, rather than resuming it unanswered.
+  const [row] = await hotSqlOf(db).query<Record<keyof RunRow, unknown>>(sql`
+    UPDATE ${sqlTable("Run")} SET "status" = 'running', "leaseOwner" = ${leaseOwner},
+      "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+    WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 0 AND NOT EXISTS (
+      SELECT 1 FROM ${sqlTable("Request")} AS "open"
+      WHERE "open"."runId" = ${runId} AND "open"."status" = 'open')
+    RETURNING "id", "threadId", "userId", "status", "model", "checkpoint", "leaseOwner", "leaseExpiresAt",
+      "error", "version", "savedEventSeq"`);
+  return row ? toStoredRun(readRunRow(row)) : null;
 }
 
 /**
