@@ -75,15 +75,30 @@ function object(value: unknown, path: Path, key?: string | number): Plain {
   return value;
 }
 
-function array(value: unknown, path: Path, key: string): unknown[] {
-  if (!Array.isArray(value)) fail(field(path, key), "expected an array");
-  return value;
+/** `read` on the object at `key`, with `key` on the path while it reads. */
+function nested<T>(
+  value: unknown,
+  path: Path,
+  key: string | number,
+  read: (from: Plain, path: Path) => T,
+): T {
+  const from = object(value, path, key);
+  path.push(key);
+  const out = read(from, path);
+  path.pop();
+  return out;
 }
 
-/** `list` item by item, holes included (`Array.prototype.map` would skip a hole unchecked). */
-function each<T>(list: unknown[], read: (item: unknown, index: number) => T): T[] {
-  const out: T[] = new Array(list.length);
-  for (let i = 0; i < list.length; i += 1) out[i] = read(list[i], i);
+/**
+ * The array at `key`, each object in it read by `read`, holes included (`Array.prototype.map`
+ * would skip a hole unchecked).
+ */
+function list<T>(value: unknown, path: Path, key: string, read: (from: Plain, path: Path) => T): T[] {
+  if (!Array.isArray(value)) fail(field(path, key), "expected an array");
+  path.push(key);
+  const out: T[] = new Array(value.length);
+  for (let i = 0; i < value.length; i += 1) out[i] = nested(value[i], path, i, read);
+  path.pop();
   return out;
 }
 
@@ -105,37 +120,27 @@ function optionalRecord(from: Plain, path: Path, key: string, into: Plain): void
   into[key] = value === undefined ? undefined : record(value, path, key);
 }
 
-function toolCall(value: unknown, path: Path, key?: string | number): ToolCall {
-  const from = object(value, path, key);
-  if (key !== undefined) path.push(key);
+// Each part's reader gets the part as an object, with its place already on the path.
+
+function toolCall(from: Plain, path: Path): ToolCall {
   const call: Plain = {
     id: string(from.id, path, "id"),
     name: string(from.name, path, "name"),
     args: record(from.args, path, "args"),
   };
   optionalString(from, path, "invalidArgs", call);
-  if (key !== undefined) path.pop();
   return call as unknown as ToolCall;
 }
 
-function message(value: unknown, path: Path, index: number): Message {
-  const from = object(value, path, index);
-  path.push(index);
+function message(from: Plain, path: Path): Message {
   const role = from.role;
   let out: Plain;
   if (role === "system" || role === "user") out = { role, content: string(from.content, path, "content") };
   else if (role === "assistant") {
     out = { role, content: string(from.content, path, "content") };
-    if ("toolCalls" in from) {
-      const calls = from.toolCalls;
-      if (calls === undefined) out.toolCalls = undefined;
-      else {
-        const list = array(calls, path, "toolCalls");
-        path.push("toolCalls");
-        out.toolCalls = each(list, (call, i) => toolCall(call, path, i));
-        path.pop();
-      }
-    }
+    if ("toolCalls" in from)
+      out.toolCalls =
+        from.toolCalls === undefined ? undefined : list(from.toolCalls, path, "toolCalls", toolCall);
   } else if (role === "tool") {
     out = {
       role,
@@ -145,13 +150,16 @@ function message(value: unknown, path: Path, index: number): Message {
       isError: boolean(from.isError, path, "isError"),
     };
   } else fail(field(path, "role"), 'expected "system", "user", "assistant" or "tool"');
-  path.pop();
   return out as unknown as Message;
 }
 
-function request(value: unknown, path: Path): Request {
-  const from = object(value, path, "request");
-  path.push("request");
+/** A message checked and not copied: the caller keeps the object it parsed. */
+function checkMessage(from: Plain, path: Path): null {
+  message(from, path);
+  return null;
+}
+
+function request(from: Plain, path: Path): Request {
   const out: Plain = {
     id: string(from.id, path, "id", true),
     kind: string(from.kind, path, "kind"),
@@ -160,55 +168,50 @@ function request(value: unknown, path: Path): Request {
   optionalString(from, path, "url", out);
   optionalRecord(from, path, "data", out);
   optionalString(from, path, "expiresAt", out);
-  path.pop();
   return out as unknown as Request;
 }
 
-function toolResult(value: unknown, path: Path): Plain {
-  const from = object(value, path, "result");
-  path.push("result");
+function toolResult(from: Plain, path: Path): Plain {
   const out: Plain = {
     output: string(from.output, path, "output"),
     isError: boolean(from.isError, path, "isError"),
   };
   optionalRecord(from, path, "metadata", out);
-  path.pop();
   return out;
 }
 
-function slotState(value: unknown, path: Path): SlotState {
-  const from = object(value, path, "state");
-  path.push("state");
+function slotState(from: Plain, path: Path): SlotState {
   let out: Plain;
   if (from.status === "queued") out = { status: "queued" };
-  else if (from.status === "done") out = { status: "done", result: toolResult(from.result, path) };
+  else if (from.status === "done")
+    out = { status: "done", result: nested(from.result, path, "result", toolResult) };
   else if (from.status === "suspended") {
-    out = { status: "suspended", request: request(from.request, path) };
+    out = { status: "suspended", request: nested(from.request, path, "request", request) };
     if ("resumeOnDecline" in from) {
       if (from.resumeOnDecline !== undefined && from.resumeOnDecline !== true)
         fail(field(path, "resumeOnDecline"), "expected true");
       out.resumeOnDecline = from.resumeOnDecline;
     }
   } else fail(field(path, "status"), 'expected "queued", "done" or "suspended"');
-  path.pop();
   return out as unknown as SlotState;
 }
 
-function usage(value: unknown, path: Path): Checkpoint["usage"] {
-  const from = object(value, path, "usage");
-  path.push("usage");
-  const out = {
+function slot(from: Plain, path: Path): Checkpoint["slots"][number] {
+  return {
+    call: nested(from.call, path, "call", toolCall),
+    state: nested(from.state, path, "state", slotState),
+  };
+}
+
+function usage(from: Plain, path: Path): Checkpoint["usage"] {
+  return {
     promptTokens: number(from.promptTokens, path, "promptTokens"),
     completionTokens: number(from.completionTokens, path, "completionTokens"),
     totalTokens: number(from.totalTokens, path, "totalTokens"),
   };
-  path.pop();
-  return out;
 }
 
-function recordedCall(value: unknown, path: Path, index: number): Checkpoint["toolCalls"][number] {
-  const from = object(value, path, index);
-  path.push(index);
+function recordedCall(from: Plain, path: Path): Checkpoint["toolCalls"][number] {
   const out: Plain = {
     id: string(from.id, path, "id"),
     name: string(from.name, path, "name"),
@@ -217,7 +220,6 @@ function recordedCall(value: unknown, path: Path, index: number): Checkpoint["to
     isError: boolean(from.isError, path, "isError"),
   };
   optionalRecord(from, path, "metadata", out);
-  path.pop();
   return out as unknown as Checkpoint["toolCalls"][number];
 }
 
@@ -233,25 +235,11 @@ export function readCheckpointShape(value: unknown, { copyMessages }: { copyMess
   if (from.version !== 1) fail(["version"], "expected 1");
   const runId = string(from.runId, path, "runId", true);
   const model = string(from.model, path, "model");
-  const messageList = array(from.messages, path, "messages");
-  path.push("messages");
-  const messages: Message[] = copyMessages ? each(messageList, (item, i) => message(item, path, i)) : [];
-  if (!copyMessages) for (let i = 0; i < messageList.length; i += 1) message(messageList[i], path, i);
-  path.pop();
-  const slotList = array(from.slots, path, "slots");
-  path.push("slots");
-  const slots = each(slotList, (item, i) => {
-    const slot = object(item, path, i);
-    path.push(i);
-    const out = { call: toolCall(slot.call, path, "call"), state: slotState(slot.state, path) };
-    path.pop();
-    return out;
-  });
-  path.pop();
-  const callList = array(from.toolCalls, path, "toolCalls");
-  path.push("toolCalls");
-  const toolCalls = each(callList, (item, i) => recordedCall(item, path, i));
-  path.pop();
+  let messages: Message[] = [];
+  if (copyMessages) messages = list(from.messages, path, "messages", message);
+  else list(from.messages, path, "messages", checkMessage);
+  const slots = list(from.slots, path, "slots", slot);
+  const toolCalls = list(from.toolCalls, path, "toolCalls", recordedCall);
   const turns = from.turns;
   if (typeof turns !== "number" || !Number.isSafeInteger(turns) || turns < 0)
     fail(["turns"], "expected a non-negative integer");
@@ -263,7 +251,7 @@ export function readCheckpointShape(value: unknown, { copyMessages }: { copyMess
     slots,
     toolCalls,
     turns,
-    usage: usage(from.usage, path),
+    usage: nested(from.usage, path, "usage", usage),
     digest: string(from.digest, path, "digest"),
   };
 }
