@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listEventsAfterSeq } from "@/lib/db/events";
 import { type People, seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
+import { seededRandom } from "@/lib/toolnexus/testing/seeded-random";
 import type { Message } from "@/lib/toolnexus/types";
 import { replayTranscript, seenOf } from "./testing/replay-transcript";
 import type { ToolExecution } from "./testing/scripted-agent";
@@ -17,17 +18,6 @@ import { type Child, killEngineChildren, spawnEngineChild } from "./testing/spaw
 // log must replay to exactly its final transcript. The seed is printed; CRASH_SEED replays one.
 
 type KillPoint = "model" | "tool" | "pending" | "answered";
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const RUNS_PER_INSTANCE = 2;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,7 +40,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("instances killed at random 
   }, async () => {
     const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`crash test on ${provider}: seed ${seed} (CRASH_SEED=${seed} replays it)`);
-    const random = mulberry32(seed);
+    const random = seededRandom(seed);
     const points: KillPoint[] = ["model", "tool", "pending", "answered"];
     for (let i = points.length - 1; i > 0; i -= 1) {
       const j = Math.floor(random() * (i + 1));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CheckpointShapeIssue, readCheckpointShape } from "./checkpoint-shape";
+import { seededRandom } from "./testing/seeded-random";
 
 // The declarative schema the hand-written check replaced (ADR 0048), kept here as the oracle:
 // both must accept and refuse the same values and copy out the same keys in the same order.
@@ -58,18 +59,6 @@ const checkpointSchema = z.object({
   usage,
   digest: z.string(),
 });
-
-/** A deterministic generator, so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Instance {
   readonly a = "x";
@@ -226,7 +215,7 @@ describe("readCheckpointShape", () => {
     let refused = 0;
     for (const [index, base] of valid().entries()) {
       for (let seed = 1; seed <= 3000; seed += 1) {
-        const value = mutate(base, random(seed * 7919 + index));
+        const value = mutate(base, seededRandom(seed * 7919 + index));
         const theirs = checkpointSchema.safeParse(value);
         for (const copyMessages of [true, false]) {
           const mine = ours(value, copyMessages);
