@@ -35,6 +35,12 @@ class Table {
 /** A table of the schema, named as Prisma names it on this client (schema-qualified on PostgreSQL). */
 export const sqlTable = (name: string) => new Table(name);
 
+class Columns {
+  constructor(readonly names: readonly string[]) {}
+}
+/** `"a", "b"`: a fixed list of the schema's column names, for a RETURNING or SELECT list. */
+export const sqlColumns = (names: readonly string[]) => new Columns(names);
+
 class Rows {
   constructor(readonly rows: readonly (readonly SqlValue[])[]) {}
 }
@@ -53,11 +59,14 @@ export function inInsertBatches<T>(rows: readonly T[], size = 200): T[][] {
 
 export interface SqlStatement {
   strings: readonly string[];
-  parts: readonly (SqlValue | Table | Rows)[];
+  parts: readonly (SqlValue | Table | Columns | Rows)[];
 }
 
 /** A statement with its values apart from its text: `sql\`… WHERE "id" = ${id}\``. */
-export function sql(strings: TemplateStringsArray, ...parts: (SqlValue | Table | Rows)[]): SqlStatement {
+export function sql(
+  strings: TemplateStringsArray,
+  ...parts: (SqlValue | Table | Columns | Rows)[]
+): SqlStatement {
   return { strings, parts };
 }
 
@@ -95,6 +104,7 @@ function render(
   let text = statement.strings[0]!;
   statement.parts.forEach((part, index) => {
     if (part instanceof Table) text += tableName(part.name);
+    else if (part instanceof Columns) text += part.names.map((name) => `"${name}"`).join(", ");
     else if (part instanceof Rows)
       text += part.rows.map((row) => `(${row.map(placeholder).join(", ")})`).join(", ");
     else text += placeholder(part);

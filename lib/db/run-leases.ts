@@ -1,7 +1,7 @@
 import "server-only";
 import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlTable, sqlTime } from "./hot-sql";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlTable, sqlTime } from "./hot-sql";
 import { type RunRow, type StoredRun, toStoredRun } from "./runs";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
@@ -35,8 +35,7 @@ export async function claimParkedRun({
     WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 0 AND NOT EXISTS (
       SELECT 1 FROM ${sqlTable("Request")} AS "open"
       WHERE "open"."runId" = ${runId} AND "open"."status" = 'open')
-    RETURNING "id", "threadId", "userId", "status", "model", "checkpoint", "leaseOwner", "leaseExpiresAt",
-      "error", "version", "savedEventSeq"`);
+    RETURNING ${sqlColumns(RUN_ROW_COLUMNS)}`);
   return row ? toStoredRun(readRunRow(row)) : null;
 }
 
@@ -69,10 +68,24 @@ export async function claimParkedRunByLastAnswer({
     WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 1 AND NOT EXISTS (
       SELECT 1 FROM ${sqlTable("Request")} AS "other"
       WHERE "other"."runId" = ${runId} AND "other"."status" = 'open' AND "other"."id" <> ${requestRowId})
-    RETURNING "id", "threadId", "userId", "status", "model", "checkpoint", "leaseOwner", "leaseExpiresAt",
-      "error", "version", "savedEventSeq"`);
+    RETURNING ${sqlColumns(RUN_ROW_COLUMNS)}`);
   return row ? toStoredRun(readRunRow(row)) : null;
 }
+
+/** What a claim hands back of the run's row: every column `readRunRow` reads. */
+const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
+  "id",
+  "threadId",
+  "userId",
+  "status",
+  "model",
+  "checkpoint",
+  "leaseOwner",
+  "leaseExpiresAt",
+  "error",
+  "version",
+  "savedEventSeq",
+];
 
 /** A run row as a hot statement hands it back (see `toStoredRun`). */
 function readRunRow(row: Record<keyof RunRow, unknown>): RunRow {
