@@ -65,10 +65,7 @@ export async function claimRequest({
       const owner =
         runId !== undefined && threadId !== undefined && toolName !== undefined
           ? { runId, threadId, toolName }
-          : await tx.request.findUnique({
-              where: { id },
-              select: { runId: true, threadId: true, toolName: true },
-            });
+          : await readRequestOwner({ tx, id });
       if (!owner) return { claimed: false as const };
       const answered = resolution.status === "answered";
       const resumed =
@@ -95,6 +92,13 @@ export async function claimRequest({
 }
 
 class LostClaim extends Error {}
+
+async function readRequestOwner({ tx, id }: { tx: DbTx; id: string }) {
+  const [row] = await hotSqlOf(tx).query<{ runId: string | null; threadId: string; toolName: string }>(
+    sql`SELECT "runId", "threadId", "toolName" FROM ${sqlTable("Request")} WHERE "id" = ${id}`,
+  );
+  return row ?? null;
+}
 
 /**
  * Writes the run's row before the request's, as a cancel does, so the two queue on it instead of

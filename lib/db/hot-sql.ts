@@ -12,7 +12,7 @@ import type { DbClient, DbTx } from "./db-types";
 // on PostgreSQL as raw SQL through Prisma, in the caller's transaction as well.
 
 /** A value of a statement; what is not a plain string, number or null says how to store it. */
-type SqlValue = string | number | null | Typed;
+export type SqlValue = string | number | null | Typed;
 
 class Typed {
   constructor(
@@ -41,6 +41,15 @@ class Columns {
 /** `"a", "b"`: a fixed list of the schema's column names, for a RETURNING or SELECT list. */
 export const sqlColumns = (names: readonly string[]) => new Columns(names);
 
+class List {
+  constructor(readonly values: readonly SqlValue[]) {}
+}
+/** `$1, $2, …` for an `IN (…)`; never empty (`IN ()` is no statement on PostgreSQL). */
+export function sqlList(values: readonly SqlValue[]): List {
+  if (values.length === 0) throw new Error("sqlList needs at least one value");
+  return new List(values);
+}
+
 class Rows {
   constructor(readonly rows: readonly (readonly SqlValue[])[]) {}
 }
@@ -59,13 +68,13 @@ export function inInsertBatches<T>(rows: readonly T[], size = 200): T[][] {
 
 export interface SqlStatement {
   strings: readonly string[];
-  parts: readonly (SqlValue | Table | Columns | Rows)[];
+  parts: readonly (SqlValue | Table | Columns | List | Rows)[];
 }
 
 /** A statement with its values apart from its text: `sql\`… WHERE "id" = ${id}\``. */
 export function sql(
   strings: TemplateStringsArray,
-  ...parts: (SqlValue | Table | Columns | Rows)[]
+  ...parts: (SqlValue | Table | Columns | List | Rows)[]
 ): SqlStatement {
   return { strings, parts };
 }
@@ -105,6 +114,7 @@ function render(
   statement.parts.forEach((part, index) => {
     if (part instanceof Table) text += tableName(part.name);
     else if (part instanceof Columns) text += part.names.map((name) => `"${name}"`).join(", ");
+    else if (part instanceof List) text += part.values.map(placeholder).join(", ");
     else if (part instanceof Rows)
       text += part.rows.map((row) => `(${row.map(placeholder).join(", ")})`).join(", ");
     else text += placeholder(part);

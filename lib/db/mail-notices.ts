@@ -3,7 +3,7 @@ import type { ThreadEvent } from "@/lib/domain/events";
 import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, sql, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./hot-sql";
 import { newRowId } from "./row-id";
 
 /**
@@ -32,18 +32,18 @@ export async function enqueueMailNoticesForEvents({
   ];
   if (ids.length === 0) return;
   const toCheck = ids.filter((id) => !opened.has(id));
+  const hot = hotSqlOf(tx);
   const known =
     toCheck.length === 0
       ? []
-      : await tx.mailNotice.findMany({
-          where: { requestRowId: { in: toCheck } },
-          select: { requestRowId: true },
-        });
+      : await hot.query<{ requestRowId: string }>(
+          sql`SELECT "requestRowId" FROM ${sqlTable("MailNotice")} WHERE "requestRowId" IN (${sqlList(toCheck)})`,
+        );
   const seen = new Set(known.map((row) => row.requestRowId));
   const fresh = ids.filter((id) => !seen.has(id));
   if (fresh.length === 0) return;
   const at = sqlTime(new Date(events[0]!.createdAt));
-  await hotSqlOf(tx).execute(sql`
+  await hot.execute(sql`
     INSERT INTO ${sqlTable("MailNotice")} ("id", "requestRowId", "status", "nextAttemptAt", "createdAt")
     VALUES ${sqlRows(fresh.map((requestRowId) => [newRowId(), requestRowId, "pending", at, at]))}`);
 }

@@ -3,7 +3,20 @@ import { randomUUID } from "node:crypto";
 import type { ThreadEvent } from "@/lib/domain/events";
 import { isWebhookEventType, type WebhookOccurrence, webhookOccurrencesOf } from "@/lib/domain/webhooks";
 import type { DbTx } from "./db-types";
-import { hotSqlOf, readSqlJson, sql, sqlBool, sqlTable } from "./hot-sql";
+import {
+  hotSqlOf,
+  inInsertBatches,
+  readSqlJson,
+  type SqlValue,
+  sql,
+  sqlBool,
+  sqlInt,
+  sqlList,
+  sqlRows,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
+import { newRowId } from "./row-id";
 
 /** The Standard Webhooks message id: unique, and the same on every attempt and replay. */
 function newMessageId(): string {
@@ -41,13 +54,15 @@ export async function enqueueWebhookOccurrences({
     endpoints.some((endpoint) => subscribedTypes(endpoint.events).includes(occurrence.type)),
   );
   if (wanted.length === 0) return;
-  const known = await tx.webhookMessage.findMany({
-    where: { eventKey: { in: wanted.map((occurrence) => occurrence.eventKey) } },
-    select: { eventKey: true },
-  });
+  const hot = hotSqlOf(tx);
+  const known = await hot.query<{ eventKey: string }>(
+    sql`SELECT "eventKey" FROM ${sqlTable("WebhookMessage")} WHERE "eventKey" IN (${sqlList(wanted.map((occurrence) => occurrence.eventKey))})`,
+  );
   const seen = new Set(known.map((row) => row.eventKey));
-  const messages = [];
-  const deliveries = [];
+  const createdAt = sqlTime(at);
+  const now = sqlTime(new Date());
+  const messages: SqlValue[][] = [];
+  const deliveries: SqlValue[][] = [];
   for (const occurrence of wanted) {
     if (seen.has(occurrence.eventKey)) continue;
     seen.add(occurrence.eventKey);
@@ -57,15 +72,21 @@ export async function enqueueWebhookOccurrences({
       timestamp: at.toISOString(),
       data: occurrence.data,
     });
-    messages.push({ id, eventKey: occurrence.eventKey, type: occurrence.type, body, createdAt: at });
+    messages.push([id, occurrence.eventKey, occurrence.type, body, createdAt]);
     for (const endpoint of endpoints) {
       if (!subscribedTypes(endpoint.events).includes(occurrence.type)) continue;
-      deliveries.push({ messageId: id, endpointId: endpoint.id, nextAttemptAt: at });
+      deliveries.push([newRowId(), id, endpoint.id, "pending", sqlInt(0), createdAt, now, now]);
     }
   }
-  if (messages.length === 0) return;
-  await tx.webhookMessage.createMany({ data: messages });
-  await tx.webhookDelivery.createMany({ data: deliveries });
+  // The columns Prisma would fill in itself (ids, timestamps) are written here.
+  for (const batch of inInsertBatches(messages))
+    await hot.execute(sql`
+      INSERT INTO ${sqlTable("WebhookMessage")} ("id", "eventKey", "type", "body", "createdAt")
+      VALUES ${sqlRows(batch)}`);
+  for (const batch of inInsertBatches(deliveries))
+    await hot.execute(sql`
+      INSERT INTO ${sqlTable("WebhookDelivery")} ("id", "messageId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      VALUES ${sqlRows(batch)}`);
 }
 
 /** The outbox entries a batch of freshly appended events stands for (most stand for none). */
