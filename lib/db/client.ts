@@ -11,6 +11,7 @@ import { resolveDatabaseUrl, sqliteFileOf } from "./database-url";
 import { recordDbProvider } from "./db-provider";
 import { recordSqliteHandle } from "./hot-sql";
 import { queueAdapterTransactions } from "./hot-transaction";
+import { type PostgresHandle, recordPostgresHandle } from "./postgres-hot";
 import { watchSqliteCheckpoints } from "./wal-checkpointer";
 
 /**
@@ -66,11 +67,33 @@ function sqliteAdapterFactory(url: string, handle: { connection?: Database }): S
   };
 }
 
-function postgresAdapterFactory(url: string, poolMax: number): SqlDriverAdapterFactory {
+function postgresAdapterFactory(
+  url: string,
+  poolMax: number,
+  handle: PostgresHandle,
+): SqlDriverAdapterFactory {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get("schema") ?? undefined;
   parsed.searchParams.delete("schema");
-  return new PrismaPg({ connectionString: parsed.toString(), max: poolMax }, schema ? { schema } : undefined);
+  const inner = new PrismaPg(
+    { connectionString: parsed.toString(), max: poolMax },
+    schema ? { schema } : undefined,
+  );
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    async connect() {
+      const adapter = await inner.connect();
+      // The engine's hot statements and transactions run on the adapter's own pool (ADR 0049).
+      handle.pool = adapter.underlyingDriver();
+      const dispose = adapter.dispose.bind(adapter);
+      adapter.dispose = async () => {
+        handle.pool = undefined;
+        await dispose();
+      };
+      return adapter;
+    },
+  };
 }
 
 export type CreateDbOptions = {
@@ -91,10 +114,12 @@ export function createDb({ url, poolMax }: CreateDbOptions = {}): Db {
     return db;
   }
   const max = poolMax ?? (Number(process.env.DATABASE_POOL_MAX) || 10);
-  const client = new PostgresPrismaClient({ adapter: postgresAdapterFactory(resolved.url, max) });
+  const handle: PostgresHandle = {};
+  const client = new PostgresPrismaClient({ adapter: postgresAdapterFactory(resolved.url, max, handle) });
   const db = client as unknown as Db;
   const schema = new URL(resolved.url).searchParams.get("schema") ?? undefined;
   recordDbProvider({ db, provider: "postgres", schema });
+  recordPostgresHandle({ db, handle });
   return db;
 }
 

@@ -3,6 +3,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { outsideTransactions } from "./connection-turns";
 import { baseClientOf, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
+import { openPostgresPool, postgresConnectionOf, postgresHandleOf, sendPostgres } from "./postgres-hot";
 
 // The engine's hot path (appending events, a safe point's writes, the transcript) spends most
 // of its time in Prisma's typed client, not in the database: about 260 µs a statement against
@@ -213,7 +214,27 @@ export function hotSqlOf(client: DbClient | DbTx): HotSql {
       },
     };
   }
-  // PostgreSQL, and any client created without a handle (a test's logging client).
+  // PostgreSQL: a hot transaction's statements on its connection, the client's own on the pool.
+  const postgres = postgresHandleOf(client);
+  const inTransaction = postgresConnectionOf(client);
+  if (provider === "postgres" && postgres && (inTransaction || isClientItself(client))) {
+    const send = async (statement: SqlStatement) => {
+      const { text, values } = render(statement, provider, tableName);
+      const target = inTransaction ?? (await openPostgresPool(client as DbClient, postgres));
+      return sendPostgres(target, text, values);
+    };
+    return {
+      provider,
+      async query<T>(statement: SqlStatement) {
+        return (await send(statement)).rows as T[];
+      },
+      async execute(statement) {
+        return (await send(statement)).rowCount ?? 0;
+      },
+    };
+  }
+  // Prisma's own transactions on PostgreSQL, and any client created without a handle (a test's
+  // logging client).
   return {
     provider,
     query<T>(statement: SqlStatement) {

@@ -1,16 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, sql, sqlTable } from "./hot-sql";
+import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
+import { newRowId } from "./row-id";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // ADR 0047: the engine's transactions, on SQLite BEGIN … COMMIT on the connection itself, queued
-// with Prisma's own on one lock; on PostgreSQL Prisma's interactive transactions as before.
+// with Prisma's own on one lock; on PostgreSQL (ADR 0049) on a connection of the adapter's pool,
+// hot statements only (postgres-hot.test.ts).
 
 let serial = 0;
 const email = () => `ht-${process.pid}-${serial++}@example.com`;
 
-/** One typed write and one hot write, so a rollback has both to undo. */
+/** Two hot writes, the second depending on the first: what any engine transaction holds. */
+async function writeHot(tx: DbTx, address: string) {
+  await hotSqlOf(tx).execute(sql`
+    INSERT INTO ${sqlTable("User")} ("id", "email", "updatedAt")
+    VALUES (${newRowId()}, ${address}, ${sqlTime(new Date())})`);
+  await hotSqlOf(tx).execute(sql`UPDATE ${sqlTable("User")} SET "name" = 'hot' WHERE "email" = ${address}`);
+}
+
+/** One typed write and one hot write, so a rollback has both to undo (SQLite runs both). */
 async function writeBoth(tx: DbTx, address: string) {
   await tx.user.create({ data: { email: address } });
   await hotSqlOf(tx).execute(sql`UPDATE ${sqlTable("User")} SET "name" = 'hot' WHERE "email" = ${address}`);
@@ -37,19 +47,19 @@ describe.each(["sqlite", "postgres"] as const)("hot transactions on %s", (provid
   it("commits every write of a body that returns, and hands back its value", async () => {
     const address = email();
     const value = await hotTransaction(database.db, async (tx) => {
-      await writeBoth(tx, address);
+      await writeHot(tx, address);
       return 42;
     });
     expect(value).toBe(42);
     expect(await stored(database.db, address)).toBe("hot");
   });
 
-  it("undoes typed and hot writes alike when the body throws, and throws what it threw", async () => {
+  it("undoes every write when the body throws, and throws what it threw", async () => {
     const address = email();
     const failure = new Error("changed my mind");
     await expect(
       hotTransaction(database.db, async (tx) => {
-        await writeBoth(tx, address);
+        await writeHot(tx, address);
         throw failure;
       }),
     ).rejects.toBe(failure);

@@ -2,23 +2,29 @@ import "server-only";
 import { insideTransaction, outsideTransactions, runAsTransaction, takeTurn } from "./connection-turns";
 import type { DbClient, DbTx } from "./db-types";
 import { openSqliteConnection, prepared, type SqliteHandle, sqliteHandleOf } from "./hot-sql";
+import { postgresHandleOf, postgresHotTransaction } from "./postgres-hot";
 import { engineTransaction } from "./transaction-options";
 
 // Prisma's interactive transaction costs about 100 µs of its own on the embedded database
 // (a transaction id, timers, a client proxy, BEGIN and COMMIT sent through its query pipeline),
 // five to ten times what the statements of a safe point cost there. The engine's transactions
 // hold nothing but hot statements (ADR 0045), so on SQLite they run as BEGIN … COMMIT on the
-// connection itself (ADR 0047), taking turns with Prisma's own (`connection-turns.ts`).
+// connection itself (ADR 0047), taking turns with Prisma's own (`connection-turns.ts`); on
+// PostgreSQL on a connection of the adapter's pool (ADR 0049, `postgres-hot.ts`).
 
 /**
  * Runs `body` in one transaction of `db`, as `db.$transaction` would. On SQLite the body's `tx`
  * is the client itself: every statement of its connection is inside the transaction while it is
- * open, as with Prisma's (one connection). A body may only run statements, hot or typed; a
- * Prisma transaction started inside it is refused rather than left to wait for this one.
+ * open, as with Prisma's (one connection). A body may only run statements; a Prisma transaction
+ * started inside it is refused rather than left to wait for this one. On PostgreSQL the body runs
+ * hot statements only (a typed call through its `tx` throws).
  */
 export async function hotTransaction<T>(db: DbClient, body: (tx: DbTx) => Promise<T>): Promise<T> {
   const handle = sqliteHandleOf(db);
-  if (!handle) return db.$transaction(body, engineTransaction);
+  if (!handle) {
+    const postgres = postgresHandleOf(db);
+    return postgres ? postgresHotTransaction(db, postgres, body) : db.$transaction(body, engineTransaction);
+  }
   const tx = db as unknown as DbTx;
   if (insideTransaction(handle)) return body(tx);
   const connection = await openSqliteConnection(db, handle);

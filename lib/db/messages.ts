@@ -1,9 +1,18 @@
 import "server-only";
 import { canonicalJson } from "@/lib/toolnexus/checkpoint";
 import type { Message } from "@/lib/toolnexus/types";
-import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, inInsertBatches, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import {
+  type HotSql,
+  hotSqlOf,
+  inInsertBatches,
+  sql,
+  sqlInt,
+  sqlJson,
+  sqlRows,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
 import { newRowId } from "./row-id";
 
 // A thread's transcript is the exact message list its runs hand to the model: message i of a
@@ -40,8 +49,8 @@ export async function appendMissingMessages({
    */
   known?: number;
 }): Promise<number> {
-  const stored =
-    known ?? (await tx.message.aggregate({ where: { threadId }, _max: { seq: true } }))._max.seq ?? 0;
+  const hot = hotSqlOf(tx);
+  const stored = known ?? (await countStoredMessages(hot, threadId));
   if (offset + messages.length <= stored) return stored;
   if (stored < offset)
     throw new Error(`thread ${threadId} holds ${stored} messages, not the ${offset} expected`);
@@ -57,12 +66,18 @@ export async function appendMissingMessages({
       sqlJson(canonicalJson(message)),
       createdAt,
     ]);
-  const hot = hotSqlOf(tx);
   for (const batch of inInsertBatches(rows))
     await hot.execute(sql`
       INSERT INTO ${sqlTable("Message")} ("id", "threadId", "runId", "seq", "role", "content", "createdAt")
       VALUES ${sqlRows(batch)}`);
   return offset + messages.length;
+}
+
+async function countStoredMessages(hot: HotSql, threadId: string): Promise<number> {
+  const [row] = await hot.query<{ stored: number | bigint | null }>(
+    sql`SELECT MAX("seq") AS "stored" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId}`,
+  );
+  return Number(row?.stored ?? 0);
 }
 
 /**
@@ -80,11 +95,12 @@ export async function listTranscriptByThread({
   count: number;
 }): Promise<Message[]> {
   if (count === 0) return [];
-  const sql =
-    getDbProvider({ db }) === "sqlite"
-      ? `SELECT json_group_array(json("content") ORDER BY "seq") AS "messages" FROM "Message" WHERE "threadId" = ? AND "seq" <= ?`
-      : `SELECT COALESCE(json_agg("content" ORDER BY "seq"), '[]')::text AS "messages" FROM "Message" WHERE "threadId" = $1 AND "seq" <= $2`;
-  const [row] = await db.$queryRawUnsafe<{ messages: string }[]>(sql, threadId, count);
+  const hot = hotSqlOf(db);
+  const [row] = await hot.query<{ messages: string }>(
+    hot.provider === "sqlite"
+      ? sql`SELECT json_group_array(json("content") ORDER BY "seq") AS "messages" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`
+      : sql`SELECT COALESCE(json_agg("content" ORDER BY "seq"), '[]')::text AS "messages" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`,
+  );
   const messages = JSON.parse(row?.messages ?? "[]") as Message[];
   if (messages.length !== count)
     throw new Error(`thread ${threadId} holds ${messages.length} of the ${count} messages its run refers to`);

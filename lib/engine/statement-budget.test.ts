@@ -61,7 +61,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       expect(
         answer.slice(0, answered).filter((sql) => table("Run").test(sql) && sql.includes("leaseOwner")),
       ).toHaveLength(1);
-      expect(answer[answered + 1]).toMatch(/FROM "Message"/);
+      expect(answer[answered + 1]).toMatch(table("Message"));
 
       const state = await readRunState(suite.database.db, runId);
       expect(state.run.status).toBe("done");
