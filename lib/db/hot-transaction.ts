@@ -2,7 +2,7 @@ import "server-only";
 import { insideTransaction, outsideTransactions, runAsTransaction, takeTurn } from "./connection-turns";
 import type { DbClient, DbTx } from "./db-types";
 import { openSqliteConnection, prepared, type SqliteHandle, sqliteHandleOf } from "./hot-sql";
-import { postgresHandleOf, postgresHotTransaction } from "./postgres-hot";
+import { postgresConnectionOf, postgresHandleOf, postgresHotTransaction } from "./postgres-hot";
 import { engineTransaction } from "./transaction-options";
 
 // Prisma's interactive transaction costs about 100 µs of its own on the embedded database
@@ -23,7 +23,10 @@ export async function hotTransaction<T>(db: DbClient, body: (tx: DbTx) => Promis
   const handle = sqliteHandleOf(db);
   if (!handle) {
     const postgres = postgresHandleOf(db);
-    return postgres ? postgresHotTransaction(db, postgres, body) : db.$transaction(body, engineTransaction);
+    if (!postgres) return db.$transaction(body, engineTransaction);
+    // Begun inside another (its `tx` passed on as a client): part of that one, as on SQLite.
+    if (postgresConnectionOf(db)) return body(db as unknown as DbTx);
+    return postgresHotTransaction(db, postgres, body);
   }
   const tx = db as unknown as DbTx;
   if (insideTransaction(handle)) return body(tx);

@@ -87,6 +87,20 @@ describe("hot transactions on postgres", () => {
     expect(await countUsers(database.db, other)).toBe(1);
   });
 
+  it("runs a hot transaction begun inside another as part of it", async () => {
+    const outer = email();
+    const inner = email();
+    await expect(
+      hotTransaction(database.db, async (tx) => {
+        await insertUser(tx, outer);
+        await hotTransaction(tx as unknown as DbClient, (nested) => insertUser(nested, inner));
+        throw new Error("undo both");
+      }),
+    ).rejects.toThrow("undo both");
+    expect(await countUsers(database.db, outer)).toBe(0);
+    expect(await countUsers(database.db, inner)).toBe(0);
+  });
+
   it("hands every connection back, whether its body returned or threw", async () => {
     const small = createDb({ url: database.url, poolMax: 2 });
     try {
