@@ -2,11 +2,13 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
+import { EVENTS_PER_SEQ_STATEMENT, insertEventsTakingSeqs } from "./event-seqs-postgres";
 import {
   hotSqlOf,
   inInsertBatches,
   readSqlJson,
   readSqlTime,
+  type SqlValue,
   sql,
   sqlInt,
   sqlJson,
@@ -75,34 +77,44 @@ async function insertEvents({
   tx: DbTx;
   threadId: string;
   runId: string | null;
-  first: number;
+  /** Where the caller's seqs start; undefined to take them here. */
+  first: number | undefined;
   bodies: EventBody[];
   openedRequestRowIds?: ReadonlySet<string>;
 }): Promise<ThreadEvent[]> {
   const createdAt = new Date();
-  const rows = bodies.map(({ type, ...payload }, index) => ({
-    threadId,
-    seq: first + index,
-    runId,
-    type,
-    payload: markPropertyOrder(payload),
-    createdAt,
-  }));
   const hot = hotSqlOf(tx);
-  const values = rows.map((row) => [
-    newRowId(),
-    threadId,
-    sqlInt(row.seq),
-    runId,
-    row.type,
-    sqlJson(JSON.stringify(row.payload)),
-    sqlTime(createdAt),
-  ]);
-  for (const batch of inInsertBatches(values))
-    await hot.execute(sql`
-      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
-      VALUES ${sqlRows(batch)}`);
-  const events = rows.map(toThreadEvent);
+  const stored = bodies.map(({ type, ...payload }) => {
+    const ordered = markPropertyOrder(payload);
+    return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
+  });
+  let from = first;
+  if (from === undefined && hot.provider === "postgres" && bodies.length <= EVENTS_PER_SEQ_STATEMENT) {
+    const rows = stored.map((row): [string, string, SqlValue] => [row.id, row.type, row.json]);
+    const taken = await insertEventsTakingSeqs({ tx, threadId, runId, createdAt, rows });
+    if (taken === null) throw new Error(`thread ${threadId} does not exist`);
+    from = taken;
+  } else {
+    from ??= await takeEventSeqs({ tx, threadId, count: bodies.length });
+    const start = from;
+    const values = stored.map((row, index) => [
+      row.id,
+      threadId,
+      sqlInt(start + index),
+      runId,
+      row.type,
+      row.json,
+      sqlTime(createdAt),
+    ]);
+    for (const batch of inInsertBatches(values))
+      await hot.execute(sql`
+        INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
+        VALUES ${sqlRows(batch)}`);
+  }
+  const start = from;
+  const events = stored.map((row, index) =>
+    toThreadEvent({ threadId, seq: start + index, runId, type: row.type, payload: row.payload, createdAt }),
+  );
   // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
   // the very transaction that stores the event, however the callers' transactions are arranged.
   await enqueueWebhooksForEvents({ tx, events });
@@ -132,8 +144,7 @@ export async function appendEvents({
   openedRequestRowIds?: ReadonlySet<string>;
 }): Promise<ThreadEvent[]> {
   if (bodies.length === 0) return [];
-  const from = first ?? (await takeEventSeqs({ tx, threadId, count: bodies.length }));
-  return insertEvents({ tx, threadId, runId, first: from, bodies, openedRequestRowIds });
+  return insertEvents({ tx, threadId, runId, first, bodies, openedRequestRowIds });
 }
 
 export async function listEventsAfterSeq({
