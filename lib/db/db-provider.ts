@@ -5,15 +5,21 @@ export type DbProvider = "sqlite" | "postgres";
 
 type DbDialect = { provider: DbProvider; schema: string | undefined };
 
+/**
+ * A process-wide record kept per client (under `baseClientOf`). Process-wide because the Next
+ * server bundles instrumentation (which creates the app's client) apart from the routes, and
+ * both bundles' copies of a module must see the same clients.
+ */
+export function clientRecords<T>(name: string): WeakMap<object, T> {
+  const holder = globalThis as typeof globalThis & Record<symbol, WeakMap<object, T> | undefined>;
+  const key = Symbol.for(`toolnexus.${name}`);
+  holder[key] ??= new WeakMap<object, T>();
+  return holder[key];
+}
+
 // Prisma hands back a proxy rather than an instance of the generated class, so `instanceof`
-// cannot tell the two clients apart; createDb records each client's provider instead. The record
-// is process-wide: the Next server bundles instrumentation (which creates the app's client)
-// apart from the routes, and both bundles' copies of this module must see the same clients.
-type ProvidersGlobal = typeof globalThis & { [PROVIDERS]?: WeakMap<object, DbDialect> };
-const PROVIDERS = Symbol.for("toolnexus.dbProviders");
-const holder = globalThis as ProvidersGlobal;
-holder[PROVIDERS] ??= new WeakMap<object, DbDialect>();
-const providers = holder[PROVIDERS];
+// cannot tell the two clients apart; createDb records each client's provider instead.
+const providers = clientRecords<DbDialect>("dbProviders");
 
 /**
  * Called by createDb for every client it makes. `schema` is the PostgreSQL schema its Prisma

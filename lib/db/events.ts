@@ -2,20 +2,8 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import type { DbClient, DbTx } from "./db-types";
-import { EVENTS_PER_SEQ_STATEMENT, insertEventsTakingSeqs } from "./event-seqs-postgres";
-import {
-  hotSqlOf,
-  inInsertBatches,
-  readSqlJson,
-  readSqlTime,
-  type SqlValue,
-  sql,
-  sqlInt,
-  sqlJson,
-  sqlRows,
-  sqlTable,
-  sqlTime,
-} from "./hot-sql";
+import { type StoredEvent, takeEventSeqs, writeEventRows } from "./event-rows";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlInt, sqlJson, sqlTable } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { enqueueMailNoticesForEvents } from "./mail-notices";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
@@ -42,30 +30,6 @@ export function toThreadEvent(row: EventRow): ThreadEvent {
   } as ThreadEvent;
 }
 
-/**
- * Takes the next `count` seqs of a thread's log by moving its counter on, and returns the
- * first. The write holds the thread row until the caller's transaction ends (a row lock on
- * PostgreSQL, the write lock on SQLite), so concurrent appenders to one thread queue behind
- * each other: seqs are handed out in commit order, which is what lets a subscriber treat a hole
- * as "read the rows" rather than "wait for a straggler". A rolled-back transaction gives its
- * seqs back, so the log has no holes either.
- */
-async function takeEventSeqs({
-  tx,
-  threadId,
-  count,
-}: {
-  tx: DbTx;
-  threadId: string;
-  count: number;
-}): Promise<number> {
-  const [thread] = await hotSqlOf(tx).query<{ lastEventSeq: number }>(
-    sql`UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(new Date())} WHERE "id" = ${threadId} RETURNING "lastEventSeq"`,
-  );
-  if (!thread) throw new Error(`thread ${threadId} does not exist`);
-  return Number(thread.lastEventSeq) - count + 1;
-}
-
 async function insertEvents({
   tx,
   threadId,
@@ -83,37 +47,13 @@ async function insertEvents({
   openedRequestRowIds?: ReadonlySet<string>;
 }): Promise<ThreadEvent[]> {
   const createdAt = new Date();
-  const hot = hotSqlOf(tx);
-  const stored = bodies.map(({ type, ...payload }) => {
+  const stored = bodies.map(({ type, ...payload }): StoredEvent => {
     const ordered = markPropertyOrder(payload);
     return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
   });
-  let from = first;
-  if (from === undefined && hot.provider === "postgres" && bodies.length <= EVENTS_PER_SEQ_STATEMENT) {
-    const rows = stored.map((row): [string, string, SqlValue] => [row.id, row.type, row.json]);
-    const taken = await insertEventsTakingSeqs({ tx, threadId, runId, createdAt, rows });
-    if (taken === null) throw new Error(`thread ${threadId} does not exist`);
-    from = taken;
-  } else {
-    from ??= await takeEventSeqs({ tx, threadId, count: bodies.length });
-    const start = from;
-    const values = stored.map((row, index) => [
-      row.id,
-      threadId,
-      sqlInt(start + index),
-      runId,
-      row.type,
-      row.json,
-      sqlTime(createdAt),
-    ]);
-    for (const batch of inInsertBatches(values))
-      await hot.execute(sql`
-        INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
-        VALUES ${sqlRows(batch)}`);
-  }
-  const start = from;
+  const from = await writeEventRows({ tx, threadId, runId, first, stored, createdAt });
   const events = stored.map((row, index) =>
-    toThreadEvent({ threadId, seq: start + index, runId, type: row.type, payload: row.payload, createdAt }),
+    toThreadEvent({ threadId, seq: from + index, runId, type: row.type, payload: row.payload, createdAt }),
   );
   // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
   // the very transaction that stores the event, however the callers' transactions are arranged.

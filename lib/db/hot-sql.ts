@@ -1,7 +1,7 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
 import { outsideTransactions } from "./connection-turns";
-import { baseClientOf, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
+import { baseClientOf, clientRecords, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
 import { openPostgresPool, postgresConnectionOf, postgresHandleOf, sendPostgres } from "./postgres-hot";
 
@@ -136,11 +136,7 @@ export interface HotSql {
 /** The connection better-sqlite3 opened for a client's Prisma adapter, once Prisma connected. */
 export type SqliteHandle = { connection?: Database };
 
-type HotGlobal = typeof globalThis & { [HANDLES]?: WeakMap<object, SqliteHandle> };
-const HANDLES = Symbol.for("toolnexus.sqliteHandles");
-const holder = globalThis as HotGlobal;
-holder[HANDLES] ??= new WeakMap<object, SqliteHandle>();
-const handles = holder[HANDLES];
+const handles = clientRecords<SqliteHandle>("sqliteHandles");
 
 /** Called by createDb: `handle.connection` is filled in when the adapter connects. */
 export function recordSqliteHandle({ db, handle }: { db: DbClient; handle: SqliteHandle }): void {

@@ -3,6 +3,7 @@ import type { DbClient, DbTx } from "./db-types";
 import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { newRowId } from "./row-id";
+import { gate } from "./testing/gate";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // ADR 0047: the engine's transactions, on SQLite BEGIN … COMMIT on the connection itself, queued
@@ -28,14 +29,6 @@ async function writeBoth(tx: DbTx, address: string) {
 
 const stored = async (db: DbClient, address: string) =>
   (await db.user.findUnique({ where: { email: address }, select: { name: true } }))?.name ?? null;
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 describe.each(["sqlite", "postgres"] as const)("hot transactions on %s", (provider) => {
   let database: TestDatabase;

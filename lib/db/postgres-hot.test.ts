@@ -4,6 +4,7 @@ import type { DbClient, DbTx } from "./db-types";
 import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { newRowId } from "./row-id";
+import { gate } from "./testing/gate";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // ADR 0049: on PostgreSQL the engine's transactions are BEGIN … COMMIT on a connection of the
@@ -18,14 +19,6 @@ const insertUser = (tx: DbTx | DbClient, address: string) =>
     VALUES (${newRowId()}, ${address}, ${sqlTime(new Date())})`);
 
 const countUsers = (db: DbClient, address: string) => db.user.count({ where: { email: address } });
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 describe("hot transactions on postgres", () => {
   let database: TestDatabase;

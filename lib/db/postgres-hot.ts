@@ -1,6 +1,6 @@
 import "server-only";
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResult } from "pg";
-import { baseClientOf } from "./db-provider";
+import { baseClientOf, clientRecords } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
 
 // On PostgreSQL every statement through Prisma's raw path, and every interactive transaction,
@@ -12,11 +12,7 @@ import type { DbClient, DbTx } from "./db-types";
 /** The pool Prisma's PostgreSQL adapter opened for a client, once Prisma connected. */
 export type PostgresHandle = { pool?: Pool };
 
-type PgGlobal = typeof globalThis & { [HANDLES]?: WeakMap<object, PostgresHandle> };
-const HANDLES = Symbol.for("toolnexus.postgresHandles");
-const holder = globalThis as PgGlobal;
-holder[HANDLES] ??= new WeakMap<object, PostgresHandle>();
-const handles = holder[HANDLES];
+const handles = clientRecords<PostgresHandle>("postgresHandles");
 
 /** Called by createDb: `handle.pool` is filled in when the adapter connects. */
 export function recordPostgresHandle({ db, handle }: { db: DbClient; handle: PostgresHandle }): void {

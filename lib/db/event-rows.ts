@@ -1,0 +1,114 @@
+import "server-only";
+import type { DbTx } from "./db-types";
+import { hotSqlOf, inInsertBatches, type SqlValue, sql, sqlInt, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+
+// How a thread's event rows are written at their seqs (events.ts builds them and writes the
+// outboxes beside them).
+
+/**
+ * Takes the next `count` seqs of a thread's log by moving its counter on, and returns the
+ * first. The write holds the thread row until the caller's transaction ends (a row lock on
+ * PostgreSQL, the write lock on SQLite), so concurrent appenders to one thread queue behind
+ * each other: seqs are handed out in commit order, which is what lets a subscriber treat a hole
+ * as "read the rows" rather than "wait for a straggler". A rolled-back transaction gives its
+ * seqs back, so the log has no holes either.
+ */
+export async function takeEventSeqs({
+  tx,
+  threadId,
+  count,
+}: {
+  tx: DbTx;
+  threadId: string;
+  count: number;
+}): Promise<number> {
+  const [thread] = await hotSqlOf(tx).query<{ lastEventSeq: number }>(
+    sql`UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(new Date())} WHERE "id" = ${threadId} RETURNING "lastEventSeq"`,
+  );
+  if (!thread) throw new Error(`thread ${threadId} does not exist`);
+  return Number(thread.lastEventSeq) - count + 1;
+}
+
+export type StoredEvent = { id: string; type: string; payload: object; json: SqlValue };
+
+/** Writes the rows at `first`, or at seqs taken here; returns where they start. */
+export async function writeEventRows({
+  tx,
+  threadId,
+  runId,
+  first,
+  stored,
+  createdAt,
+}: {
+  tx: DbTx;
+  threadId: string;
+  runId: string | null;
+  first: number | undefined;
+  stored: StoredEvent[];
+  createdAt: Date;
+}): Promise<number> {
+  const hot = hotSqlOf(tx);
+  if (first === undefined && hot.provider === "postgres" && stored.length <= EVENTS_PER_SEQ_STATEMENT) {
+    const rows = stored.map((row): [string, string, SqlValue] => [row.id, row.type, row.json]);
+    const taken = await insertEventsTakingSeqs({ tx, threadId, runId, createdAt, rows });
+    if (taken === null) throw new Error(`thread ${threadId} does not exist`);
+    return taken;
+  }
+  const start = first ?? (await takeEventSeqs({ tx, threadId, count: stored.length }));
+  const values = stored.map((row, index) => [
+    row.id,
+    threadId,
+    sqlInt(start + index),
+    runId,
+    row.type,
+    row.json,
+    sqlTime(createdAt),
+  ]);
+  for (const batch of inInsertBatches(values))
+    await hot.execute(sql`
+      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
+      VALUES ${sqlRows(batch)}`);
+  return start;
+}
+
+// On PostgreSQL every statement is a round trip, and every engine transaction that appends
+// events took two for it: moving the thread's counter on, then inserting the rows at the seqs
+// it handed back. One statement does both (a data-modifying CTE; SQLite has none, and its
+// statements cost no round trip): the counter's row lock is taken exactly as before, and a
+// missing thread inserts nothing, so the caller still throws and rolls back.
+
+/** At most this many events go in one such statement; more take the two statements. */
+const EVENTS_PER_SEQ_STATEMENT = 200;
+
+/**
+ * Takes the next `rows.length` seqs of a thread's log and inserts the events at them, in order;
+ * returns the first seq, or null when the thread does not exist (nothing was written).
+ * Each row is [id, type, payload (sqlJson)], the k-th taking the k-th seq.
+ */
+async function insertEventsTakingSeqs({
+  tx,
+  threadId,
+  runId,
+  createdAt,
+  rows,
+}: {
+  tx: DbTx;
+  threadId: string;
+  runId: string | null;
+  createdAt: Date;
+  rows: [id: string, type: string, payload: SqlValue][];
+}): Promise<number | null> {
+  const count = rows.length;
+  const values = rows.map(([id, type, payload], index) => [id, sqlInt(index + 1), type, payload]);
+  const inserted = await hotSqlOf(tx).query<{ seq: number }>(sql`
+    WITH "taken" AS (
+      UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(createdAt)}
+      WHERE "id" = ${threadId} RETURNING "lastEventSeq"
+    )
+    INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
+    SELECT "v"."id", ${threadId}, "taken"."lastEventSeq" - ${sqlInt(count)} + "v"."k", ${runId}, "v"."type", "v"."payload", ${sqlTime(createdAt)}
+    FROM "taken", (VALUES ${sqlRows(values)}) AS "v" ("id", "k", "type", "payload")
+    RETURNING "seq"`);
+  if (inserted.length === 0) return null;
+  return Math.min(...inserted.map((row) => Number(row.seq)));
+}

@@ -1,0 +1,8 @@
+/** A promise a test opens by hand, to hold a transaction open until the moment it chooses. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
