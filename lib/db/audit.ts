@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbTx } from "./db-types";
-import { hotSqlOf, sql, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import { hotSqlOf, type SqlValue, sql, sqlColumns, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
 import { newRowId } from "./row-id";
 
 export type AuditAction =
@@ -26,33 +26,51 @@ export type AuditAction =
   | "api_token.created"
   | "api_token.revoked";
 
-/** Written in the same transaction as the change it describes, so the log never disagrees with it. */
-export async function recordAuditEntry({
-  tx,
-  actorId,
-  action,
-  targetType,
-  targetId,
-  detail,
-}: {
-  tx: DbTx;
+type AuditTarget =
+  | "request"
+  | "run"
+  | "user"
+  | "mcp_server"
+  | "tool"
+  | "thread"
+  | "webhook"
+  | "webhook_delivery"
+  | "api_token";
+
+export interface AuditEntry {
   actorId: string | null;
   action: AuditAction;
-  targetType:
-    | "request"
-    | "run"
-    | "user"
-    | "mcp_server"
-    | "tool"
-    | "thread"
-    | "webhook"
-    | "webhook_delivery"
-    | "api_token";
+  targetType: AuditTarget;
   targetId: string;
   detail?: Record<string, unknown>;
-}): Promise<void> {
+}
+
+/** The audit table's columns in the order of `auditEntryValues`. */
+export const auditEntryColumns = sqlColumns([
+  "id",
+  "actorId",
+  "action",
+  "targetType",
+  "targetId",
+  "detail",
+  "createdAt",
+]);
+
+/** One audit row's values, for a statement that writes it beside another change. */
+export function auditEntryValues({ actorId, action, targetType, targetId, detail }: AuditEntry): SqlValue[] {
+  return [
+    newRowId(),
+    actorId,
+    action,
+    targetType,
+    targetId,
+    sqlJson(detail ? JSON.stringify(detail) : null),
+    sqlTime(new Date()),
+  ];
+}
+
+/** Written in the same transaction as the change it describes, so the log never disagrees with it. */
+export async function recordAuditEntry({ tx, ...entry }: { tx: DbTx } & AuditEntry): Promise<void> {
   await hotSqlOf(tx).execute(sql`
-    INSERT INTO ${sqlTable("AuditLog")} ("id", "actorId", "action", "targetType", "targetId", "detail", "createdAt")
-    VALUES (${newRowId()}, ${actorId}, ${action}, ${targetType}, ${targetId},
-      ${sqlJson(detail ? JSON.stringify(detail) : null)}, ${sqlTime(new Date())})`);
+    INSERT INTO ${sqlTable("AuditLog")} (${auditEntryColumns}) VALUES ${sqlRows([auditEntryValues(entry)])}`);
 }

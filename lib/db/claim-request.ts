@@ -1,21 +1,16 @@
 import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
-import type { Answer } from "@/lib/toolnexus/types";
-import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
-import { appendEvents } from "./events";
-import { hotSqlOf, sql, sqlBool, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
-import { newRowId } from "./row-id";
 import { claimParkedRunByLastAnswer } from "./run-leases";
 import type { StoredRun } from "./runs";
+import { type Resolution, settleOpenRequest } from "./settle-request";
+
+export type { Resolution };
 
 // Resolving requests: every way a request leaves "open" goes through the same conditional
 // update, so each is resolved exactly once whoever races for it.
-
-export type Resolution =
-  | { status: "answered"; answer: Answer; actorId: string }
-  | { status: "expired" | "cancelled"; actorId: string | null };
 
 /**
  * Moves one open request to its final state, exactly once: the conditional update is the
@@ -76,13 +71,9 @@ export async function claimRequest({
         return { claimed: false as const };
       }
       // The run's count is already written: a lost claim rolls it back by throwing.
-      if (!(await claimOpenRequest({ tx, id, status: resolution.status, resolvedAt: now })))
-        throw new LostClaim();
-      const answer: Omit<Answer, "id"> =
-        resolution.status === "answered"
-          ? resolution.answer
-          : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
-      const { events, answeredAt } = await recordResolution({ tx, id, ...owner, answer, resolution });
+      const settled = await settleOpenRequest({ tx, id, ...owner, resolution, resolvedAt: now });
+      if (!settled) throw new LostClaim();
+      const { events, answeredAt } = settled;
       return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt, resumed };
     });
   } catch (error) {
@@ -116,74 +107,6 @@ async function takeOneOffRun({ tx, runId, answered }: { tx: DbTx; runId: string;
   return changed === 1;
 }
 
-/** The claim itself: true when this transaction is the one that moved the request out of "open". */
-async function claimOpenRequest({
-  tx,
-  id,
-  status,
-  resolvedAt,
-}: {
-  tx: DbTx;
-  id: string;
-  status: Resolution["status"];
-  resolvedAt: Date;
-}): Promise<boolean> {
-  const at = sqlTime(resolvedAt);
-  const claimed = await hotSqlOf(tx).execute(
-    sql`UPDATE ${sqlTable("Request")} SET "status" = ${status}, "resolvedAt" = ${at}, "updatedAt" = ${at} WHERE "id" = ${id} AND "status" = 'open'`,
-  );
-  return claimed === 1;
-}
-
-async function recordResolution({
-  tx,
-  id,
-  threadId,
-  runId,
-  toolName,
-  answer,
-  resolution,
-}: {
-  tx: DbTx;
-  id: string;
-  threadId: string;
-  runId: string | null;
-  toolName: string;
-  answer: Omit<Answer, "id">;
-  resolution: Resolution;
-}): Promise<{ events: ThreadEvent[]; answeredAt: Date }> {
-  const answeredAt = new Date();
-  await hotSqlOf(tx).execute(sql`
-    INSERT INTO ${sqlTable("Answer")} ("id", "requestRowId", "actorId", "ok", "data", "reason", "toolName", "createdAt")
-    VALUES (${newRowId()}, ${id}, ${resolution.actorId}, ${sqlBool(answer.ok)},
-      ${sqlJson(answer.data ? JSON.stringify(answer.data) : null)}, ${answer.reason ?? null}, ${toolName},
-      ${sqlTime(answeredAt)})`);
-  await recordAuditEntry({
-    tx,
-    actorId: resolution.actorId,
-    action: `request.${resolution.status}`,
-    targetType: "request",
-    targetId: id,
-    detail: { ok: answer.ok, ...(answer.reason ? { reason: answer.reason } : {}) },
-  });
-  const events = await appendEvents({
-    tx,
-    threadId,
-    runId,
-    bodies: [
-      {
-        type: "request_resolved",
-        id,
-        status: resolution.status,
-        ok: answer.ok,
-        ...(answer.reason ? { reason: answer.reason } : {}),
-        ...(resolution.actorId ? { actorId: resolution.actorId } : {}),
-      },
-    ],
-  });
-  return { events, answeredAt };
-}
-
 /** Inside a cancel: every open request of the run is answered "cancelled" by the system. */
 export async function cancelOpenRequestsByRun({
   tx,
@@ -203,18 +126,18 @@ export async function cancelOpenRequestsByRun({
   const events: ThreadEvent[] = [];
   let closed = 0;
   for (const { id, toolName } of open) {
-    if (!(await claimOpenRequest({ tx, id, status: "cancelled", resolvedAt: new Date() }))) continue;
-    closed += 1;
-    const recorded = await recordResolution({
+    const settled = await settleOpenRequest({
       tx,
       id,
       threadId,
       runId,
       toolName,
-      answer: { ok: false, reason: "cancelled" },
       resolution: { status: "cancelled", actorId },
+      resolvedAt: new Date(),
     });
-    events.push(...recorded.events);
+    if (!settled) continue;
+    closed += 1;
+    events.push(...settled.events);
   }
   if (closed > 0) {
     await tx.run.update({ where: { id: runId }, data: { openRequests: { decrement: closed } } });

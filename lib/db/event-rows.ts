@@ -1,6 +1,18 @@
 import "server-only";
 import type { DbTx } from "./db-types";
-import { hotSqlOf, inInsertBatches, type SqlValue, sql, sqlInt, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import {
+  hotSqlOf,
+  inInsertBatches,
+  readSqlJson,
+  type SqlValue,
+  sql,
+  sqlBool,
+  sqlInt,
+  sqlRows,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
+import type { EnabledWebhookEndpoint } from "./webhook-outbox";
 
 // How a thread's event rows are written at their seqs (events.ts builds them and writes the
 // outboxes beside them).
@@ -31,7 +43,11 @@ export async function takeEventSeqs({
 
 export type StoredEvent = { id: string; type: string; payload: object; json: SqlValue };
 
-/** Writes the rows at `first`, or at seqs taken here; returns where they start. */
+/**
+ * Writes the rows at `first`, or at seqs taken here; returns where they start. With
+ * `readWebhookEndpoints`, PostgreSQL's one statement also returns the enabled webhook endpoints
+ * for the outbox (a round trip fewer); where it does not, `endpoints` is absent.
+ */
 export async function writeEventRows({
   tx,
   threadId,
@@ -39,6 +55,7 @@ export async function writeEventRows({
   first,
   stored,
   createdAt,
+  readWebhookEndpoints = false,
 }: {
   tx: DbTx;
   threadId: string;
@@ -46,11 +63,19 @@ export async function writeEventRows({
   first: number | undefined;
   stored: StoredEvent[];
   createdAt: Date;
-}): Promise<number> {
+  readWebhookEndpoints?: boolean;
+}): Promise<{ start: number; endpoints?: EnabledWebhookEndpoint[] }> {
   const hot = hotSqlOf(tx);
   if (first === undefined && hot.provider === "postgres" && stored.length <= EVENTS_PER_SEQ_STATEMENT) {
     const rows = stored.map((row): [string, string, SqlValue] => [row.id, row.type, row.json]);
-    const taken = await insertEventsTakingSeqs({ tx, threadId, runId, createdAt, rows });
+    const taken = await insertEventsTakingSeqs({
+      tx,
+      threadId,
+      runId,
+      createdAt,
+      rows,
+      readWebhookEndpoints,
+    });
     if (taken === null) throw new Error(`thread ${threadId} does not exist`);
     return taken;
   }
@@ -68,7 +93,7 @@ export async function writeEventRows({
     await hot.execute(sql`
       INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
       VALUES ${sqlRows(batch)}`);
-  return start;
+  return { start };
 }
 
 // On PostgreSQL every statement is a round trip, and every engine transaction that appends
@@ -83,7 +108,8 @@ const EVENTS_PER_SEQ_STATEMENT = 200;
 /**
  * Takes the next `rows.length` seqs of a thread's log and inserts the events at them, in order;
  * returns the first seq, or null when the thread does not exist (nothing was written).
- * Each row is [id, type, payload (sqlJson)], the k-th taking the k-th seq.
+ * Each row is [id, type, payload (sqlJson)], the k-th taking the k-th seq. The endpoints are
+ * read in the same snapshot a statement of their own would have had at this point.
  */
 async function insertEventsTakingSeqs({
   tx,
@@ -91,24 +117,34 @@ async function insertEventsTakingSeqs({
   runId,
   createdAt,
   rows,
+  readWebhookEndpoints,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string | null;
   createdAt: Date;
   rows: [id: string, type: string, payload: SqlValue][];
-}): Promise<number | null> {
+  readWebhookEndpoints: boolean;
+}): Promise<{ start: number; endpoints?: EnabledWebhookEndpoint[] } | null> {
   const count = rows.length;
   const values = rows.map(([id, type, payload], index) => [id, sqlInt(index + 1), type, payload]);
-  const inserted = await hotSqlOf(tx).query<{ seq: number }>(sql`
+  const [result] = await hotSqlOf(tx).query<{ first: number | null; endpoints: unknown }>(sql`
     WITH "taken" AS (
       UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(createdAt)}
       WHERE "id" = ${threadId} RETURNING "lastEventSeq"
+    ), "inserted" AS (
+      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
+      SELECT "v"."id", ${threadId}, "taken"."lastEventSeq" - ${sqlInt(count)} + "v"."k", ${runId}, "v"."type", "v"."payload", ${sqlTime(createdAt)}
+      FROM "taken", (VALUES ${sqlRows(values)}) AS "v" ("id", "k", "type", "payload")
+      RETURNING "seq"
     )
-    INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
-    SELECT "v"."id", ${threadId}, "taken"."lastEventSeq" - ${sqlInt(count)} + "v"."k", ${runId}, "v"."type", "v"."payload", ${sqlTime(createdAt)}
-    FROM "taken", (VALUES ${sqlRows(values)}) AS "v" ("id", "k", "type", "payload")
-    RETURNING "seq"`);
-  if (inserted.length === 0) return null;
-  return Math.min(...inserted.map((row) => Number(row.seq)));
+    SELECT (SELECT min("seq") FROM "inserted") AS "first",
+      CASE WHEN ${sqlBool(readWebhookEndpoints)} THEN (
+        SELECT coalesce(json_agg(json_build_object('id', "id", 'events', "events")), '[]'::json)
+        FROM ${sqlTable("WebhookEndpoint")} WHERE "disabled" = false
+      ) END AS "endpoints"`);
+  if (result?.first === null || result?.first === undefined) return null;
+  const start = Number(result.first);
+  if (!readWebhookEndpoints) return { start };
+  return { start, endpoints: readSqlJson<EnabledWebhookEndpoint[]>(result.endpoints) };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
+import { webhookOccurrencesOf } from "@/lib/domain/webhooks";
 import type { DbClient, DbTx } from "./db-types";
 import { type StoredEvent, takeEventSeqs, writeEventRows } from "./event-rows";
 import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlInt, sqlJson, sqlTable } from "./hot-sql";
@@ -51,13 +52,27 @@ async function insertEvents({
     const ordered = markPropertyOrder(payload);
     return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
   });
-  const from = await writeEventRows({ tx, threadId, runId, first, stored, createdAt });
-  const events = stored.map((row, index) =>
-    toThreadEvent({ threadId, seq: from + index, runId, type: row.type, payload: row.payload, createdAt }),
+  // Built before the write (an event's webhook occurrences do not depend on its seq), so the
+  // write can bring the webhook endpoints back with it when any of them is a webhook type.
+  const events = stored.map((row) =>
+    toThreadEvent({ threadId, seq: 0, runId, type: row.type, payload: row.payload, createdAt }),
   );
+  const readWebhookEndpoints = events.some((event) => webhookOccurrencesOf(event).length > 0);
+  const written = await writeEventRows({
+    tx,
+    threadId,
+    runId,
+    first,
+    stored,
+    createdAt,
+    readWebhookEndpoints,
+  });
+  events.forEach((event, index) => {
+    event.seq = written.start + index;
+  });
   // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
   // the very transaction that stores the event, however the callers' transactions are arranged.
-  await enqueueWebhooksForEvents({ tx, events });
+  if (readWebhookEndpoints) await enqueueWebhooksForEvents({ tx, events, endpoints: written.endpoints });
   await enqueueMailNoticesForEvents({ tx, events, opened: openedRequestRowIds });
   return events;
 }

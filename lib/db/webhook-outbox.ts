@@ -38,27 +38,25 @@ export async function enqueueWebhookOccurrences({
   tx,
   occurrences,
   at,
+  endpoints: known,
 }: {
   tx: DbTx;
   occurrences: WebhookOccurrence[];
   at: Date;
+  /** The enabled endpoints, when the caller's own statement read them already (event-rows.ts). */
+  endpoints?: EnabledWebhookEndpoint[];
 }): Promise<void> {
   if (occurrences.length === 0) return;
-  // Asked once per batch of events that holds a webhook type, so it is one of the hot statements.
-  const endpoints = (
-    await hotSqlOf(tx).query<{ id: string; events: unknown }>(
-      sql`SELECT "id", "events" FROM ${sqlTable("WebhookEndpoint")} WHERE "disabled" = ${sqlBool(false)}`,
-    )
-  ).map((row) => ({ id: row.id, events: readSqlJson<unknown>(row.events) }));
+  const endpoints = known ?? (await listEnabledWebhookEndpoints(tx));
   const wanted = occurrences.filter((occurrence) =>
     endpoints.some((endpoint) => subscribedTypes(endpoint.events).includes(occurrence.type)),
   );
   if (wanted.length === 0) return;
   const hot = hotSqlOf(tx);
-  const known = await hot.query<{ eventKey: string }>(
+  const stored = await hot.query<{ eventKey: string }>(
     sql`SELECT "eventKey" FROM ${sqlTable("WebhookMessage")} WHERE "eventKey" IN (${sqlList(wanted.map((occurrence) => occurrence.eventKey))})`,
   );
-  const seen = new Set(known.map((row) => row.eventKey));
+  const seen = new Set(stored.map((row) => row.eventKey));
   const createdAt = sqlTime(at);
   const now = sqlTime(new Date());
   const messages: SqlValue[][] = [];
@@ -90,8 +88,26 @@ export async function enqueueWebhookOccurrences({
 }
 
 /** The outbox entries a batch of freshly appended events stands for (most stand for none). */
-export async function enqueueWebhooksForEvents({ tx, events }: { tx: DbTx; events: ThreadEvent[] }) {
+export async function enqueueWebhooksForEvents({
+  tx,
+  events,
+  endpoints,
+}: {
+  tx: DbTx;
+  events: ThreadEvent[];
+  endpoints?: EnabledWebhookEndpoint[];
+}) {
   const occurrences = events.flatMap(webhookOccurrencesOf);
   if (occurrences.length === 0) return;
-  await enqueueWebhookOccurrences({ tx, occurrences, at: new Date(events[0]!.createdAt) });
+  await enqueueWebhookOccurrences({ tx, occurrences, at: new Date(events[0]!.createdAt), endpoints });
+}
+
+export type EnabledWebhookEndpoint = { id: string; events: unknown };
+
+// Asked once per batch of events that holds a webhook type, so it is one of the hot statements.
+async function listEnabledWebhookEndpoints(tx: DbTx): Promise<EnabledWebhookEndpoint[]> {
+  const rows = await hotSqlOf(tx).query<{ id: string; events: unknown }>(
+    sql`SELECT "id", "events" FROM ${sqlTable("WebhookEndpoint")} WHERE "disabled" = ${sqlBool(false)}`,
+  );
+  return rows.map((row) => ({ id: row.id, events: readSqlJson<unknown>(row.events) }));
 }

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimRequest } from "./claim-request";
+import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
+
+// A request's claim with its answer row, audit entry, event and webhook outbox: one statement
+// for the first three on PostgreSQL, separate ones on SQLite (ADR 0050). Either way a claim is
+// won once, and a lost or late one writes nothing at all.
+
+describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", (provider) => {
+  let database: TestDatabase;
+  const row = {
+    ownerId: "u-owner",
+    kind: "input",
+    audience: "owner",
+    prompt: "Name?",
+    minutesAgo: 1,
+  } as const;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    const { db } = database;
+    await db.user.create({ data: { id: "u-owner", email: "owner@example.test" } });
+    for (const n of [1, 2, 3, 4, 5, 6])
+      await db.user.create({ data: { id: `u-${n}`, email: `${n}@example.test` } });
+    await insertInboxRequest({ db, row: { ...row, id: "r-race" } });
+    await insertInboxRequest({ db, row: { ...row, id: "r-expire" } });
+    const endpoint = { url: "https://hooks.example.test/in", secretEnc: "sealed" };
+    await db.webhookEndpoint.create({ data: { ...endpoint, id: "we-on", events: ["request.answered"] } });
+    await db.webhookEndpoint.create({
+      data: { ...endpoint, id: "we-off", events: ["request.answered", "request.expired"], disabled: true },
+    });
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  async function traces(requestRowId: string) {
+    const { db } = database;
+    const request = await db.request.findUniqueOrThrow({ where: { id: requestRowId } });
+    const messages = await db.webhookMessage.findMany({
+      where: { eventKey: { endsWith: `:${requestRowId}` } },
+    });
+    return {
+      status: request.status,
+      answers: await db.answer.findMany({ where: { requestRowId } }),
+      audit: await db.auditLog.findMany({ where: { targetId: requestRowId } }),
+      events: await db.event.findMany({ where: { threadId: request.threadId, type: "request_resolved" } }),
+      run: await db.run.findUniqueOrThrow({ where: { id: request.runId! } }),
+      messages: messages.map((message) => message.type),
+      deliveries: (
+        await db.webhookDelivery.findMany({
+          where: { messageId: { in: messages.map((message) => message.id) } },
+        })
+      ).map((delivery) => delivery.endpointId),
+    };
+  }
+
+  it("lets one of six racing answers win, and only the winner leaves rows", async () => {
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) =>
+        claimRequest({
+          db: database.db,
+          id: "r-race",
+          resolution: {
+            status: "answered",
+            answer: { id: "pnd-r-race", ok: true, data: { name: `N${n}` } },
+            actorId: `u-${n}`,
+          },
+        }),
+      ),
+    );
+    expect(results.filter((result) => result.claimed)).toHaveLength(1);
+    const seen = await traces("r-race");
+    expect(seen.status).toBe("answered");
+    expect(seen.answers).toHaveLength(1);
+    const [answer] = seen.answers;
+    expect(answer).toMatchObject({ ok: true, reason: null, toolName: "tool" });
+    expect(answer!.data).toEqual({ name: `N${answer!.actorId!.slice(2)}` });
+    expect(seen.audit.map((entry) => [entry.action, entry.actorId, entry.detail])).toEqual([
+      ["request.answered", answer!.actorId, { ok: true }],
+    ]);
+    expect(seen.events).toHaveLength(1);
+    expect(seen.events[0]!.payload).toMatchObject({
+      id: "r-race",
+      status: "answered",
+      actorId: answer!.actorId,
+    });
+    expect(seen.run.openRequests).toBe(0);
+    // The enabled endpoint subscribed to it gets one delivery; the disabled one none.
+    expect(seen.messages).toEqual(["request.answered"]);
+    expect(seen.deliveries).toEqual(["we-on"]);
+  });
+
+  it("refuses a late answer and changes nothing", async () => {
+    const before = await traces("r-race");
+    const late = await claimRequest({
+      db: database.db,
+      id: "r-race",
+      resolution: {
+        status: "answered",
+        answer: { id: "pnd-r-race", ok: true, data: { name: "Late" } },
+        actorId: "u-1",
+      },
+    });
+    expect(late).toEqual({ claimed: false });
+    expect(await traces("r-race")).toEqual(before);
+  });
+
+  it("records an expiry as a failed answer, outboxed only where subscribed", async () => {
+    const expired = await claimRequest({
+      db: database.db,
+      id: "r-expire",
+      resolution: { status: "expired", actorId: null },
+    });
+    expect(expired).toMatchObject({ claimed: true });
+    const seen = await traces("r-expire");
+    expect(seen.status).toBe("expired");
+    expect(seen.answers).toEqual([
+      expect.objectContaining({ ok: false, reason: "expired", actorId: null, data: null }),
+    ]);
+    expect(seen.audit.map((entry) => [entry.action, entry.detail])).toEqual([
+      ["request.expired", { ok: false, reason: "expired" }],
+    ]);
+    expect(seen.events).toHaveLength(1);
+    // Only the disabled endpoint takes expiries, so no message is written at all.
+    expect(seen.messages).toEqual([]);
+  });
+});
