@@ -1,5 +1,6 @@
 import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
+import { answerWithRun } from "./answer-with-run";
 import type { DbClient, DbTx } from "./db-types";
 import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
@@ -62,6 +63,21 @@ export async function claimRequest({
           ? { runId, threadId, toolName }
           : await readRequestOwner({ tx, id });
       if (!owner) return { claimed: false as const };
+      if (owner.runId !== null && resolution.status === "answered" && hotSqlOf(tx).provider === "postgres") {
+        const taken = await answerWithRun({
+          tx,
+          id,
+          ...owner,
+          runId: owner.runId,
+          resolution,
+          resolvedAt: now,
+          resumeAs,
+        });
+        if (taken.status === "run_not_waiting") return { claimed: false as const };
+        if (taken.status === "lost") throw new LostClaim();
+        const { events, answeredAt, resumed } = taken;
+        return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt, resumed };
+      }
       const answered = resolution.status === "answered";
       const resumed =
         owner.runId !== null && answered && resumeAs

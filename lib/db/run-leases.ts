@@ -73,7 +73,7 @@ export async function claimParkedRunByLastAnswer({
 }
 
 /** What a claim hands back of the run's row: every column `readRunRow` reads. */
-const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
+export const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
   "id",
   "threadId",
   "userId",
@@ -86,6 +86,11 @@ const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
   "version",
   "savedEventSeq",
 ];
+
+/** A run as a claim's RETURNING of `RUN_ROW_COLUMNS` hands it back. */
+export function storedRunOfReturned(row: Record<keyof RunRow, unknown>): StoredRun {
+  return toStoredRun(readRunRow(row));
+}
 
 /** A run row as a hot statement hands it back (see `toStoredRun`). */
 function readRunRow(row: Record<keyof RunRow, unknown>): RunRow {

@@ -126,4 +126,76 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
     // Only the disabled endpoint takes expiries, so no message is written at all.
     expect(seen.messages).toEqual([]);
   });
+
+  async function parkedRunWithTwoRequests(tag: string) {
+    const { db } = database;
+    const thread = await db.thread.create({ data: { userId: "u-owner" } });
+    const run = await db.run.create({
+      data: { threadId: thread.id, userId: "u-owner", model: "m", status: "pending", openRequests: 2 },
+    });
+    for (const n of [1, 2])
+      await db.request.create({
+        data: {
+          id: `${tag}-${n}`,
+          requestId: `pnd-${tag}-${n}`,
+          runId: run.id,
+          threadId: thread.id,
+          ownerId: "u-owner",
+          toolCallId: `c${n}`,
+          toolName: "tool",
+          args: {},
+          kind: "input",
+          prompt: "Name?",
+          payload: { id: `pnd-${tag}-${n}`, kind: "input", prompt: "Name?" },
+          audience: "owner",
+        },
+      });
+    return run;
+  }
+  const lease = { leaseOwner: "instance-a", leaseExpiresAt: new Date(Date.UTC(2031, 0, 1)) };
+  const answerOf = (requestRowId: string, actorId: string) =>
+    claimRequest({
+      db: database.db,
+      id: requestRowId,
+      resolution: { status: "answered", answer: { id: `pnd-${requestRowId}`, ok: true }, actorId },
+      resumeAs: lease,
+    });
+
+  it("counts an answer off a run that waits on more, and takes the run with the last one", async () => {
+    const run = await parkedRunWithTwoRequests("two");
+    const first = await answerOf("two-1", "u-1");
+    expect(first).toMatchObject({ claimed: true, resumed: null });
+    const after = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect([after.status, after.openRequests, after.version, after.leaseOwner]).toEqual([
+      "pending",
+      1,
+      1,
+      null,
+    ]);
+    const last = await answerOf("two-2", "u-2");
+    expect(last).toMatchObject({
+      claimed: true,
+      resumed: { id: run.id, status: "running", leaseOwner: "instance-a" },
+    });
+    const taken = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect([taken.status, taken.openRequests, taken.version]).toEqual(["running", 0, 3]);
+    expect(taken.leaseExpiresAt?.toISOString()).toBe(lease.leaseExpiresAt.toISOString());
+  });
+
+  it("counts the run off once when answers to one of its requests race, and not at all once it runs", async () => {
+    const run = await parkedRunWithTwoRequests("both");
+    const results = await Promise.all([1, 2, 3, 4].map((n) => answerOf("both-1", `u-${n}`)));
+    expect(results.filter((result) => result.claimed)).toHaveLength(1);
+    const after = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect([after.status, after.openRequests, after.version]).toEqual(["pending", 1, 1]);
+    expect(await database.db.answer.count({ where: { requestRowId: "both-1" } })).toBe(1);
+    // A run no longer parked takes no answer: nothing about it changes.
+    await database.db.run.update({ where: { id: run.id }, data: { status: "running" } });
+    expect(await answerOf("both-2", "u-1")).toEqual({ claimed: false });
+    const request = await database.db.request.findUniqueOrThrow({ where: { id: "both-2" } });
+    expect(request.status).toBe("open");
+    expect(await database.db.answer.count({ where: { requestRowId: "both-2" } })).toBe(0);
+    expect(await database.db.auditLog.count({ where: { targetId: "both-2" } })).toBe(0);
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: run.id } })).openRequests).toBe(1);
+  });
 });

@@ -26,7 +26,7 @@ export type Resolution =
   | { status: "answered"; answer: Answer; actorId: string }
   | { status: "expired" | "cancelled"; actorId: string | null };
 
-const answerColumns = sqlColumns([
+export const answerColumns = sqlColumns([
   "id",
   "requestRowId",
   "actorId",
@@ -58,6 +58,27 @@ export async function settleOpenRequest({
   resolution: Resolution;
   resolvedAt: Date;
 }): Promise<{ events: ThreadEvent[]; answeredAt: Date } | null> {
+  const record = recordOfResolution({ id, toolName, resolution });
+  const claim = { tx, id, status: resolution.status, resolvedAt };
+  const claimed =
+    hotSqlOf(tx).provider === "postgres"
+      ? await claimRecordingAnswer({ ...claim, ...record })
+      : (await claimOpenRequest(claim)) && (await recordAnswer({ tx, ...record }));
+  if (!claimed) return null;
+  const events = await appendResolvedEvent({ tx, id, threadId, runId, resolution, answer: record.answer });
+  return { events, answeredAt: record.answeredAt };
+}
+
+/** The rows a resolution leaves beside the request's own: its answer and its audit entry. */
+export function recordOfResolution({
+  id,
+  toolName,
+  resolution,
+}: {
+  id: string;
+  toolName: string;
+  resolution: Resolution;
+}): { answer: Omit<Answer, "id">; answeredAt: Date; answerRow: SqlValue[]; audit: AuditEntry } {
   const answer: Omit<Answer, "id"> =
     resolution.status === "answered"
       ? resolution.answer
@@ -80,13 +101,26 @@ export async function settleOpenRequest({
     targetId: id,
     detail: { ok: answer.ok, ...(answer.reason ? { reason: answer.reason } : {}) },
   };
-  const claim = { tx, id, status: resolution.status, resolvedAt };
-  const claimed =
-    hotSqlOf(tx).provider === "postgres"
-      ? await claimRecordingAnswer({ ...claim, answerRow, audit })
-      : (await claimOpenRequest(claim)) && (await recordAnswer({ tx, answerRow, audit }));
-  if (!claimed) return null;
-  const events = await appendEvents({
+  return { answer, answeredAt, answerRow, audit };
+}
+
+/** The thread's `request_resolved` event, with its outboxes. */
+export function appendResolvedEvent({
+  tx,
+  id,
+  threadId,
+  runId,
+  resolution,
+  answer,
+}: {
+  tx: DbTx;
+  id: string;
+  threadId: string;
+  runId: string | null;
+  resolution: Resolution;
+  answer: Omit<Answer, "id">;
+}): Promise<ThreadEvent[]> {
+  return appendEvents({
     tx,
     threadId,
     runId,
@@ -101,7 +135,6 @@ export async function settleOpenRequest({
       },
     ],
   });
-  return { events, answeredAt };
 }
 
 interface Claim {
