@@ -40,6 +40,20 @@ describe("hot transactions on postgres", () => {
     expect(await countUsers(database.db, address)).toBe(0);
   });
 
+  it("prepares a statement's text once on a connection and then only runs it (ADR 0050)", async () => {
+    await hotTransaction(database.db, async (tx) => {
+      const hot = hotSqlOf(tx);
+      const lookup = (address: string) =>
+        hot.query(sql`SELECT "id" FROM ${sqlTable("User")} WHERE "email" = ${address}`);
+      await lookup(email());
+      await lookup(email());
+      const prepared = await hot.query<{ statement: string }>(
+        sql`SELECT "statement" FROM pg_prepared_statements WHERE "name" LIKE 'tn\\_%'`,
+      );
+      expect(prepared.filter((row) => row.statement.includes('WHERE "email" = $1'))).toHaveLength(1);
+    });
+  });
+
   it("keeps its writes from every other connection until it commits", async () => {
     const address = email();
     const written = gate();

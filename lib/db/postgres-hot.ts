@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResult } from "pg";
 import { baseClientOf, clientRecords } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
@@ -50,7 +51,23 @@ export function sendPostgres(
   text: string,
   values: unknown[],
 ): Promise<QueryResult<Record<string, unknown>>> {
-  return target.query({ text, values, types: HOT_TYPES });
+  return target.query({ name: statementName(text), text, values, types: HOT_TYPES });
+}
+
+// Named, so each connection parses and plans a statement's text once and then only binds and
+// runs it (ADR 0050): the engine sends a few dozen distinct texts, each thousands of times. The
+// name is a digest of the text, so one text is always one name; remembered for the texts seen.
+const names = new Map<string, string>();
+const MAX_NAMES = 2_000;
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `tn_${createHash("sha256").update(text).digest("base64url").slice(0, 32)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
 
 const connections = new WeakMap<object, PoolClient>();

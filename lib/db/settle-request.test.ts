@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimRequest } from "./claim-request";
+import { claimParkedRun } from "./run-leases";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
@@ -197,5 +198,25 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
     expect(await database.db.answer.count({ where: { requestRowId: "both-2" } })).toBe(0);
     expect(await database.db.auditLog.count({ where: { targetId: "both-2" } })).toBe(0);
     expect((await database.db.run.findUniqueOrThrow({ where: { id: run.id } })).openRequests).toBe(1);
+  });
+
+  it("leaves no run behind when answers to its last two requests race", async () => {
+    const run = await parkedRunWithTwoRequests("pair");
+    const results = await Promise.all([answerOf("pair-1", "u-1"), answerOf("pair-2", "u-2")]);
+    expect(results.every((result) => result.claimed)).toBe(true);
+    const after = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(after.openRequests).toBe(0);
+    // Either an answer took the run in its own transaction, or neither could see the other's
+    // commit and the run is parked with nothing open, for the claim the engine makes next.
+    const taken = results.filter((result) => result.claimed && result.resumed !== null);
+    if (taken.length === 0) {
+      expect(after.status).toBe("pending");
+      expect(await claimParkedRun({ db: database.db, runId: run.id, ...lease })).toMatchObject({
+        status: "running",
+      });
+    } else {
+      expect(taken).toHaveLength(1);
+      expect(after.status).toBe("running");
+    }
   });
 });
