@@ -1,30 +1,43 @@
 import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
+import { webhookOccurrencesOf } from "@/lib/domain/webhooks";
+import type { Message } from "@/lib/toolnexus/types";
 import { auditEntryColumns, auditEntryValues } from "./audit";
-import type { DbTx } from "./db-types";
-import { hotSqlOf, sql, sqlBool, sqlColumns, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import type { DbClient } from "./db-types";
+import { prepareEvents } from "./events";
+import { hotSqlOf, sql, sqlBool, sqlColumns, sqlInt, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import { newRowId } from "./row-id";
 import { RUN_ROW_COLUMNS, storedRunOfReturned } from "./run-leases";
 import type { RunRow, StoredRun } from "./runs";
-import { answerColumns, appendResolvedEvent, type Resolution, recordOfResolution } from "./settle-request";
+import { answerColumns, type Resolution, recordOfResolution, resolvedEventBody } from "./settle-request";
+import { webhookMessageOf } from "./webhook-outbox";
 
-// PostgreSQL only (ADR 0050): an answer to a parked run's request counts itself off the run
-// (taking the run back to running when it was the last open one), claims the request and writes
-// its answer row and audit entry in one statement instead of two. The run's row is still the
-// first locked: the request's update reads the run's RETURNING, so it cannot run before it.
+// PostgreSQL only (ADR 0051): an answer to a parked run's request is one statement, with no
+// transaction around it. It locks the run's row, claims the request, counts the answer off the
+// run (taking the run back to running when it was the last open one), writes the answer row,
+// the audit entry, the `request_resolved` event at the thread's next seq and its webhook outbox
+// rows, and reads back the transcript a run it takes resumes from. A single statement is atomic by itself, so BEGIN, COMMIT and the event's own statement
+// are three round trips fewer. Every write reads the claim's RETURNING, so a lost claim writes
+// nothing and there is nothing to roll back; the locks are taken in the order a two-step
+// answer and a cancel take them (run, request, thread).
+
+/** Deliveries the statement can write for its one webhook message; more take the transaction. */
+const DELIVERIES_PER_STATEMENT = 8;
 
 export type AnswerWithRun =
   | { status: "run_not_waiting" }
   | { status: "lost" }
+  /** More endpoints subscribe than the statement writes deliveries for: nothing was written. */
+  | { status: "crowded" }
   | { status: "settled"; resumed: StoredRun | null; events: ThreadEvent[]; answeredAt: Date };
 
 /**
- * What `claimParkedRunByLastAnswer`, else the one-off count of `claimRequest`, and then
- * `settleOpenRequest` do as three statements. `run_not_waiting`: the run is not parked (nothing
- * was written); `lost`: another claim took the request first (the caller rolls back the run's
- * count); `settled`: this transaction answered it.
+ * What `claimParkedRunByLastAnswer` (else the one-off count of `claimRequest`), `settleOpenRequest`
+ * and the event's append do in one transaction. `run_not_waiting`: the run is not parked; `lost`:
+ * another claim took the request first; `crowded`: see above. In those three nothing is written.
  */
 export async function answerWithRun({
-  tx,
+  db,
   id,
   threadId,
   runId,
@@ -33,7 +46,7 @@ export async function answerWithRun({
   resolvedAt,
   resumeAs,
 }: {
-  tx: DbTx;
+  db: DbClient;
   id: string;
   threadId: string;
   runId: string;
@@ -43,12 +56,42 @@ export async function answerWithRun({
   resumeAs?: { leaseOwner: string; leaseExpiresAt: Date };
 }): Promise<AnswerWithRun> {
   const record = recordOfResolution({ id, toolName, resolution });
+  const { createdAt, stored, events } = prepareEvents({
+    threadId,
+    runId,
+    bodies: [resolvedEventBody({ id, resolution, answer: record.answer })],
+  });
+  const [event, row] = [events[0]!, stored[0]!];
+  // An answer stands for exactly one occurrence (`request.answered`).
+  const [occurrence, ...more] = webhookOccurrencesOf(event);
+  if (!occurrence || more.length > 0) return { status: "crowded" };
+  const message = webhookMessageOf(occurrence, createdAt);
+  const deliveryIds = Array.from({ length: DELIVERIES_PER_STATEMENT }, (_, k) => [newRowId(), sqlInt(k + 1)]);
   const at = sqlTime(resolvedAt);
+  const written = sqlTime(createdAt);
   // "free": this answer may take the run (a lease to take it under, and no other request of it
   // open by the rows); it does when the count says this was the last one as well. A run that
   // waits on more gets the plain count-off and a new version, as a two-step answer would.
-  const [row] = await hotSqlOf(tx).query<Record<keyof RunRow, unknown> & { claimed: number }>(sql`
-    WITH "run" AS (
+  const [result] = await hotSqlOf(db).query<
+    Record<keyof RunRow, unknown> & {
+      locked: number;
+      claimed: number;
+      subscribers: number;
+      seq: number | null;
+      transcript: string | null;
+    }
+  >(sql`
+    WITH "locked" AS (
+      SELECT "id" FROM ${sqlTable("Run")} WHERE "id" = ${runId} AND "status" = 'pending' FOR NO KEY UPDATE
+    ), "subscribed" AS (
+      SELECT "id", row_number() OVER (ORDER BY "id") AS "k" FROM ${sqlTable("WebhookEndpoint")}
+      WHERE "disabled" = false AND "events" @> jsonb_build_array(${occurrence.type}::text)
+    ), "claimed" AS (
+      UPDATE ${sqlTable("Request")} SET "status" = 'answered', "resolvedAt" = ${at}, "updatedAt" = ${at}
+      WHERE "id" = ${id} AND "status" = 'open' AND EXISTS (SELECT 1 FROM "locked")
+        AND (SELECT count(*) FROM "subscribed") <= ${sqlInt(DELIVERIES_PER_STATEMENT)}
+      RETURNING "id"
+    ), "run" AS (
       UPDATE ${sqlTable("Run")} AS "r" SET
         "status" = CASE WHEN "o"."free" AND "r"."openRequests" = 1 THEN 'running' ELSE "r"."status" END,
         "leaseOwner" = CASE WHEN "o"."free" AND "r"."openRequests" = 1 THEN ${resumeAs?.leaseOwner ?? null} ELSE "r"."leaseOwner" END,
@@ -59,24 +102,53 @@ export async function answerWithRun({
       FROM (SELECT ${sqlBool(resumeAs !== undefined)} AND NOT EXISTS (
         SELECT 1 FROM ${sqlTable("Request")} AS "other"
         WHERE "other"."runId" = ${runId} AND "other"."status" = 'open' AND "other"."id" <> ${id}) AS "free") AS "o"
-      WHERE "r"."id" = ${runId} AND "r"."status" = 'pending'
+      -- Still pending: "locked" holds the row since it saw it so.
+      WHERE "r"."id" = ${runId} AND EXISTS (SELECT 1 FROM "claimed")
       RETURNING ${sqlColumns(RUN_ROW_COLUMNS)}
-    ), "claimed" AS (
-      UPDATE ${sqlTable("Request")} SET "status" = 'answered', "resolvedAt" = ${at}, "updatedAt" = ${at}
-      WHERE "id" = ${id} AND "status" = 'open' AND EXISTS (SELECT 1 FROM "run")
-      RETURNING "id"
     ), "answer" AS (
       INSERT INTO ${sqlTable("Answer")} (${answerColumns})
       SELECT "v".* FROM "claimed", (VALUES ${sqlRows([record.answerRow])}) AS "v" (${answerColumns})
     ), "audit" AS (
       INSERT INTO ${sqlTable("AuditLog")} (${auditEntryColumns})
       SELECT "v".* FROM "claimed", (VALUES ${sqlRows([auditEntryValues(record.audit)])}) AS "v" (${auditEntryColumns})
+    ), "taken" AS (
+      UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + 1, "updatedAt" = ${written}
+      WHERE "id" = ${threadId} AND EXISTS (SELECT 1 FROM "claimed") RETURNING "lastEventSeq"
+    ), "event" AS (
+      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
+      SELECT ${row.id}, ${threadId}, "lastEventSeq", ${runId}, ${row.type}, ${row.json}, ${written} FROM "taken"
+      RETURNING "seq"
+    ), "message" AS (
+      INSERT INTO ${sqlTable("WebhookMessage")} ("id", "eventKey", "type", "body", "createdAt")
+      SELECT ${message.id}, ${occurrence.eventKey}, ${occurrence.type}, ${message.body}, ${written}
+      FROM "event" WHERE EXISTS (SELECT 1 FROM "subscribed")
+      ON CONFLICT ("eventKey") DO NOTHING RETURNING "id"
+    ), "delivery" AS (
+      INSERT INTO ${sqlTable("WebhookDelivery")} ("id", "messageId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      SELECT "ids"."id", "message"."id", "subscribed"."id", 'pending', 0, ${written}, ${at}, ${at}
+      FROM "message", "subscribed" JOIN (VALUES ${sqlRows(deliveryIds)}) AS "ids" ("id", "k") ON "ids"."k" = "subscribed"."k"
     )
-    SELECT "run".*, (SELECT count(*)::int4 FROM "claimed") AS "claimed" FROM "run"`);
-  if (!row) return { status: "run_not_waiting" };
-  if (Number(row.claimed) !== 1) return { status: "lost" };
+    SELECT "run".*,
+      (SELECT count(*)::int4 FROM "locked") AS "locked",
+      (SELECT count(*)::int4 FROM "claimed") AS "claimed",
+      (SELECT count(*)::int4 FROM "subscribed") AS "subscribers",
+      (SELECT "seq" FROM "event") AS "seq",
+      CASE WHEN "run"."status" = 'running' THEN (
+        SELECT COALESCE(json_agg("m"."content" ORDER BY "m"."seq"), '[]')::text FROM ${sqlTable("Message")} AS "m"
+        WHERE "m"."threadId" = ${threadId} AND "m"."seq" <= ("run"."checkpoint"->>'messageCount')::int4
+      ) END AS "transcript"
+    FROM (SELECT 1) AS "one" LEFT JOIN "run" ON true`);
+  if (!result || Number(result.locked) !== 1) return { status: "run_not_waiting" };
+  if (Number(result.claimed) !== 1) {
+    return Number(result.subscribers) > DELIVERIES_PER_STATEMENT ? { status: "crowded" } : { status: "lost" };
+  }
+  // The request's thread is its foreign key's: a claimed request always has one to append to.
+  if (result.seq === null) throw new Error(`thread ${threadId} of claimed request ${id} has no event`);
+  event.seq = Number(result.seq);
   // The run left "pending" only if this answer took it.
-  const resumed = row.status === "running" ? storedRunOfReturned(row) : null;
-  const events = await appendResolvedEvent({ tx, id, threadId, runId, resolution, answer: record.answer });
+  const resumed = result.status === "running" ? storedRunOfReturned(result) : null;
+  // What the resumed run reads first, read by this statement too (a round trip fewer before the
+  // retry); `loadRunCheckpoint` takes it only if it is the whole transcript the checkpoint counts.
+  if (resumed && result.transcript !== null) resumed.transcript = JSON.parse(result.transcript) as Message[];
   return { status: "settled", resumed, events, answeredAt: record.answeredAt };
 }

@@ -55,29 +55,33 @@ export async function claimRequest({
       resumed: StoredRun | null;
     }
 > {
+  // The owner never changes, so it may be read apart from the claim.
+  const owner =
+    runId !== undefined && threadId !== undefined && toolName !== undefined
+      ? { runId, threadId, toolName }
+      : await readRequestOwner({ db, id });
+  if (!owner) return { claimed: false };
+  if (owner.runId !== null && resolution.status === "answered" && hotSqlOf(db).provider === "postgres") {
+    const now = new Date();
+    const taken = await answerWithRun({
+      db,
+      id,
+      ...owner,
+      runId: owner.runId,
+      resolution,
+      resolvedAt: now,
+      resumeAs,
+    });
+    if (taken.status === "run_not_waiting" || taken.status === "lost") return { claimed: false };
+    if (taken.status === "settled") {
+      const { events, answeredAt, resumed } = taken;
+      return { claimed: true, runId: owner.runId, events, resolvedAt: now, answeredAt, resumed };
+    }
+    // "crowded": the steps below, in a transaction.
+  }
   try {
     return await hotTransaction(db, async (tx) => {
       const now = new Date();
-      const owner =
-        runId !== undefined && threadId !== undefined && toolName !== undefined
-          ? { runId, threadId, toolName }
-          : await readRequestOwner({ tx, id });
-      if (!owner) return { claimed: false as const };
-      if (owner.runId !== null && resolution.status === "answered" && hotSqlOf(tx).provider === "postgres") {
-        const taken = await answerWithRun({
-          tx,
-          id,
-          ...owner,
-          runId: owner.runId,
-          resolution,
-          resolvedAt: now,
-          resumeAs,
-        });
-        if (taken.status === "run_not_waiting") return { claimed: false as const };
-        if (taken.status === "lost") throw new LostClaim();
-        const { events, answeredAt, resumed } = taken;
-        return { claimed: true as const, runId: owner.runId, events, resolvedAt: now, answeredAt, resumed };
-      }
       const answered = resolution.status === "answered";
       const resumed =
         owner.runId !== null && answered && resumeAs
@@ -100,8 +104,8 @@ export async function claimRequest({
 
 class LostClaim extends Error {}
 
-async function readRequestOwner({ tx, id }: { tx: DbTx; id: string }) {
-  const [row] = await hotSqlOf(tx).query<{ runId: string | null; threadId: string; toolName: string }>(
+async function readRequestOwner({ db, id }: { db: DbClient; id: string }) {
+  const [row] = await hotSqlOf(db).query<{ runId: string | null; threadId: string; toolName: string }>(
     sql`SELECT "runId", "threadId", "toolName" FROM ${sqlTable("Request")} WHERE "id" = ${id}`,
   );
   return row ?? null;

@@ -31,6 +31,31 @@ export function toThreadEvent(row: EventRow): ThreadEvent {
   } as ThreadEvent;
 }
 
+/**
+ * Events as they will be stored, before their seqs are known (`seq` is 0 until the caller sets
+ * it): built before the write, since an event's webhook occurrences do not depend on its seq,
+ * so the write can bring back what the outboxes need with it.
+ */
+export function prepareEvents({
+  threadId,
+  runId,
+  bodies,
+}: {
+  threadId: string;
+  runId: string | null;
+  bodies: EventBody[];
+}): { createdAt: Date; stored: StoredEvent[]; events: ThreadEvent[] } {
+  const createdAt = new Date();
+  const stored = bodies.map(({ type, ...payload }): StoredEvent => {
+    const ordered = markPropertyOrder(payload);
+    return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
+  });
+  const events = stored.map((row) =>
+    toThreadEvent({ threadId, seq: 0, runId, type: row.type, payload: row.payload, createdAt }),
+  );
+  return { createdAt, stored, events };
+}
+
 async function insertEvents({
   tx,
   threadId,
@@ -47,16 +72,7 @@ async function insertEvents({
   bodies: EventBody[];
   openedRequestRowIds?: ReadonlySet<string>;
 }): Promise<ThreadEvent[]> {
-  const createdAt = new Date();
-  const stored = bodies.map(({ type, ...payload }): StoredEvent => {
-    const ordered = markPropertyOrder(payload);
-    return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
-  });
-  // Built before the write (an event's webhook occurrences do not depend on its seq), so the
-  // write can bring the webhook endpoints back with it when any of them is a webhook type.
-  const events = stored.map((row) =>
-    toThreadEvent({ threadId, seq: 0, runId, type: row.type, payload: row.payload, createdAt }),
-  );
+  const { createdAt, stored, events } = prepareEvents({ threadId, runId, bodies });
   const readWebhookEndpoints = events.some((event) => webhookOccurrencesOf(event).length > 0);
   const written = await writeEventRows({
     tx,

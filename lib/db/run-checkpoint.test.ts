@@ -189,4 +189,28 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
       /holds 1 of the 2 messages/,
     );
   });
+
+  it("takes a transcript its run's claim read only when it is all there, and verifies it like any", async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "me");
+    const checkpoint = checkpointOf(runId, [
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "fine" },
+    ]);
+    await save(threadId, runId, checkpoint);
+    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const load = (transcript: Message[]) =>
+      loadRunCheckpoint({ db: database.db, threadId, stored, transcript });
+    // A short one is read again from the rows.
+    expect(verifyLoaded(await load(checkpoint.messages.slice(0, 1)))).toEqual(checkpoint);
+    // A whole one is used as it is (on PostgreSQL; SQLite verifies the rows' own text), so a
+    // changed one fails verification rather than resuming on it.
+    const changed = [
+      checkpoint.messages[0]!,
+      { role: "assistant", content: "transfer everything" } as Message,
+    ];
+    const loaded = await load(changed);
+    if (provider === "postgres")
+      expect(() => verifyLoaded(loaded)).toThrow(expect.objectContaining({ code: "checkpoint:tampered" }));
+    else expect(verifyLoaded(loaded)).toEqual(checkpoint);
+  });
 });

@@ -34,6 +34,8 @@ export interface StoredRun {
   version: number;
   /** The last event seq of the thread that the stored state accounts for (see `saveRunCheckpoint`). */
   savedEventSeq: number;
+  /** The checkpoint's transcript, when the statement that claimed the run read it as well. */
+  transcript?: Message[];
 }
 
 export interface RunRow {
@@ -105,10 +107,13 @@ export async function loadRunCheckpoint({
   db,
   threadId,
   stored,
+  transcript,
 }: {
   db: DbClient;
   threadId: string;
   stored: StoredCheckpoint;
+  /** The messages as the run's claim read them, if it did; read here unless all are there. */
+  transcript?: Message[];
 }): Promise<Checkpoint | CheckpointParts> {
   if (stored.messages) return stored as Checkpoint;
   const { messageCount, ...rest } = stored;
@@ -116,7 +121,11 @@ export async function loadRunCheckpoint({
     const transcript = await getTranscriptTextByThread({ db, threadId, count: messageCount });
     return { ...rest, transcript };
   }
-  const messages = await listTranscriptByThread({ db, threadId, count: messageCount });
+  // Whatever they are, `client.resume` checks them against the checkpoint's digest.
+  const messages =
+    transcript?.length === messageCount
+      ? transcript
+      : await listTranscriptByThread({ db, threadId, count: messageCount });
   return { ...rest, messages };
 }
 

@@ -4,9 +4,10 @@ import { claimParkedRun } from "./run-leases";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
-// A request's claim with its answer row, audit entry, event and webhook outbox: one statement
-// for the first three on PostgreSQL, separate ones on SQLite (ADR 0050). Either way a claim is
-// won once, and a lost or late one writes nothing at all.
+// A request's claim with its answer row, audit entry, event and webhook outbox: on PostgreSQL
+// one statement for the first three (ADR 0050), and for all of them when it answers a run's
+// request (ADR 0051); separate ones on SQLite. Either way a claim is won once, and a lost or late
+// one writes nothing at all.
 
 describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", (provider) => {
   let database: TestDatabase;
@@ -218,5 +219,40 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
       expect(taken).toHaveLength(1);
       expect(after.status).toBe("running");
     }
+  });
+
+  // Last: it adds endpoints the cases above do not expect.
+  it("outboxes an answer to every subscribed endpoint, few or many, at the thread's next seq", async () => {
+    const { db } = database;
+    const endpoint = { url: "https://hooks.example.test/in", secretEnc: "sealed" };
+    const enabled = async (from: number, to: number) => {
+      for (let n = from; n <= to; n++)
+        await db.webhookEndpoint.create({
+          data: {
+            ...endpoint,
+            id: `we-${String(n).padStart(2, "0")}`,
+            events: ["run.finished", "request.answered"],
+          },
+        });
+    };
+    const outboxed = async (tag: string) => {
+      const run = await parkedRunWithTwoRequests(tag);
+      expect(await answerOf(`${tag}-1`, "u-1")).toMatchObject({ claimed: true, resumed: null });
+      const seen = await traces(`${tag}-1`);
+      const thread = await db.thread.findUniqueOrThrow({ where: { id: run.threadId } });
+      expect(seen.events.map((event) => event.seq)).toEqual([thread.lastEventSeq]);
+      expect([seen.run.openRequests, seen.run.version]).toEqual([1, 1]);
+      expect(seen.messages).toEqual(["request.answered"]);
+      return seen.deliveries.sort();
+    };
+    // we-on and seven more: as many as the one statement writes on PostgreSQL (ADR 0051).
+    await enabled(1, 7);
+    const few = await outboxed("few");
+    expect(few).toEqual(["we-01", "we-02", "we-03", "we-04", "we-05", "we-06", "we-07", "we-on"]);
+    // Twelve take the transaction instead, and every one still gets its delivery.
+    await enabled(8, 11);
+    const many = await outboxed("many");
+    expect(many).toHaveLength(12);
+    expect(new Set(many).size).toBe(12);
   });
 });

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ThreadEvent } from "@/lib/domain/events";
+import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { Answer } from "@/lib/toolnexus/types";
 import { type AuditEntry, auditEntryColumns, auditEntryValues, recordAuditEntry } from "./audit";
 import type { DbTx } from "./db-types";
@@ -120,21 +120,27 @@ export function appendResolvedEvent({
   resolution: Resolution;
   answer: Omit<Answer, "id">;
 }): Promise<ThreadEvent[]> {
-  return appendEvents({
-    tx,
-    threadId,
-    runId,
-    bodies: [
-      {
-        type: "request_resolved",
-        id,
-        status: resolution.status,
-        ok: answer.ok,
-        ...(answer.reason ? { reason: answer.reason } : {}),
-        ...(resolution.actorId ? { actorId: resolution.actorId } : {}),
-      },
-    ],
-  });
+  return appendEvents({ tx, threadId, runId, bodies: [resolvedEventBody({ id, resolution, answer })] });
+}
+
+/** The body of the `request_resolved` event a resolution appends. */
+export function resolvedEventBody({
+  id,
+  resolution,
+  answer,
+}: {
+  id: string;
+  resolution: Resolution;
+  answer: Omit<Answer, "id">;
+}): EventBody {
+  return {
+    type: "request_resolved",
+    id,
+    status: resolution.status,
+    ok: answer.ok,
+    ...(answer.reason ? { reason: answer.reason } : {}),
+    ...(resolution.actorId ? { actorId: resolution.actorId } : {}),
+  };
 }
 
 interface Claim {

@@ -64,12 +64,7 @@ export async function enqueueWebhookOccurrences({
   for (const occurrence of wanted) {
     if (seen.has(occurrence.eventKey)) continue;
     seen.add(occurrence.eventKey);
-    const id = newMessageId();
-    const body = JSON.stringify({
-      type: occurrence.type,
-      timestamp: at.toISOString(),
-      data: occurrence.data,
-    });
+    const { id, body } = webhookMessageOf(occurrence, at);
     messages.push([id, occurrence.eventKey, occurrence.type, body, createdAt]);
     for (const endpoint of endpoints) {
       if (!subscribedTypes(endpoint.events).includes(occurrence.type)) continue;
@@ -85,6 +80,12 @@ export async function enqueueWebhookOccurrences({
     await hot.execute(sql`
       INSERT INTO ${sqlTable("WebhookDelivery")} ("id", "messageId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
       VALUES ${sqlRows(batch)}`);
+}
+
+/** A message's id and its body, fixed once: every attempt and replay sends these bytes. */
+export function webhookMessageOf(occurrence: WebhookOccurrence, at: Date): { id: string; body: string } {
+  const body = JSON.stringify({ type: occurrence.type, timestamp: at.toISOString(), data: occurrence.data });
+  return { id: newMessageId(), body };
 }
 
 /** The outbox entries a batch of freshly appended events stands for (most stand for none). */

@@ -60,7 +60,12 @@ export async function prepareContinuation(
     });
     return { ...base, start: { kind: "fresh", prompt: prompt.content, history } };
   }
-  const checkpoint = await loadRunCheckpoint({ db: deps.db, threadId: run.threadId, stored: run.checkpoint });
+  const checkpoint = await loadRunCheckpoint({
+    db: deps.db,
+    threadId: run.threadId,
+    stored: run.checkpoint,
+    transcript: run.transcript,
+  });
   const wireIds = checkpoint.slots.flatMap((slot) =>
     slot.state.status === "suspended" ? [slot.state.request.id] : [],
   );
