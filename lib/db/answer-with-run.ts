@@ -16,10 +16,11 @@ import { webhookMessageOf } from "./webhook-outbox";
 // transaction around it. It locks the run's row, claims the request, counts the answer off the
 // run (taking the run back to running when it was the last open one), writes the answer row,
 // the audit entry, the `request_resolved` event at the thread's next seq and its webhook outbox
-// rows, and reads back the transcript a run it takes resumes from. A single statement is atomic by itself, so BEGIN, COMMIT and the event's own statement
-// are three round trips fewer. Every write reads the claim's RETURNING, so a lost claim writes
-// nothing and there is nothing to roll back; the locks are taken in the order a two-step
-// answer and a cancel take them (run, request, thread).
+// rows, and reads back the transcript a run it takes resumes from. A single statement is atomic
+// by itself, so BEGIN, COMMIT and the event's own statement are three round trips fewer. Every
+// write reads the claim's RETURNING, so a lost claim writes nothing and there is nothing to roll
+// back; the locks are taken in the order a two-step answer and a cancel take them (run, request,
+// thread).
 
 /** Deliveries the statement can write for its one webhook message; more take the transaction. */
 const DELIVERIES_PER_STATEMENT = 8;
