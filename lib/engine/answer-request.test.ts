@@ -183,3 +183,37 @@ describe.each<TestProvider>(["sqlite", "postgres"])("answering requests on %s", 
     expect((await readRunState(suite.database.db, runId)).run.status).toBe("done");
   });
 });
+
+describe("answering a request whose thread is deleted meanwhile", () => {
+  const suite = useEngineSuite("sqlite");
+
+  it("is told the request is not found, not that someone else answered it", async () => {
+    const { engine, threadId, runId } = await startRunOnFreshThread(suite, { message: "pair again" });
+    const [, input] = (await readRunState(suite.database.db, runId)).requests;
+    const { default: Database } = await import("better-sqlite3");
+    const raw = new Database(suite.database.url.slice("file:".length));
+    raw.pragma("foreign_keys = ON");
+    raw.pragma("busy_timeout = 5000");
+    try {
+      // A function answer runs after the request is read and before it is claimed; SQLite's
+      // synchronous driver lets the thread (and its requests, by cascade) go in between.
+      const error = await rejection(
+        engine.answerRequest({
+          requestId: input!.id,
+          actor: suite.people.owner,
+          answer: () => {
+            raw.prepare(`DELETE FROM "Thread" WHERE "id" = ?`).run(threadId);
+            return { ok: true, data: { name: "Cy" } };
+          },
+        }),
+      );
+      expect(isAppError(error) && error.code).toBe("not_found:request");
+      const left = raw.prepare(`SELECT count(*) AS n FROM "Answer" WHERE "requestRowId" = ?`).get(input!.id);
+      expect(left).toEqual({ n: 0 });
+    } finally {
+      raw.close();
+    }
+    await engine.idle();
+    await engine.stop();
+  });
+});

@@ -85,8 +85,11 @@ export async function answerRequest(
     resumeAs: request.runId === null ? undefined : deps.resumeHere?.lease(),
   });
   if (!claim.claimed) {
+    // Lost to another answer, an expiry, a cancel — or gone with its thread meanwhile, which
+    // is no conflict: there is nothing left to answer.
     const now = await getBareRequestById({ db: deps.db, id: requestId });
-    refuseClosed(now ?? { status: "answered" });
+    if (!now) throw new AppError("not_found:request");
+    refuseClosed(now);
   }
   // Subscribers here have the event once publishing starts; the run need not wait for the
   // notification to other processes. The answer just stored goes with it, so the resumed run
