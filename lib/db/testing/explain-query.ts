@@ -6,13 +6,16 @@ import type { TestProvider } from "./test-database";
  * How the database plans exactly the SQL Prisma sent (`createLoggedDb` records it), one line a
  * step. On PostgreSQL sequential scans are priced out, so the plan shows whether an index can
  * serve the query at all; `ordered` prices out bitmap scans too, which give up an index's order,
- * for queries that must read a page in index order.
+ * for queries that must read a page in index order. `generic` shows the plan PostgreSQL keeps for
+ * a prepared statement whatever its values.
  */
+let prepared = 0;
+
 export async function explainQuery(
   db: DbClient,
   provider: TestProvider,
   query: LoggedQuery,
-  { ordered = false }: { ordered?: boolean } = {},
+  { ordered = false, generic = false }: { ordered?: boolean; generic?: boolean } = {},
 ): Promise<string[]> {
   if (provider === "sqlite") {
     const rows = await db.$queryRawUnsafe<{ detail: string }[]>(
@@ -24,10 +27,31 @@ export async function explainQuery(
   return db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
     if (ordered) await tx.$executeRawUnsafe("SET LOCAL enable_bitmapscan = off");
+    if (!generic) {
+      const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
+        `EXPLAIN ${query.sql}`,
+        ...query.params,
+      );
+      return rows.map((row) => row["QUERY PLAN"]);
+    }
+    // The plan a named statement runs once PostgreSQL settles on one for all values (ADR 0050),
+    // which may differ from the plan for these values.
+    await tx.$executeRawUnsafe("SET LOCAL plan_cache_mode = force_generic_plan");
+    // A prepared statement outlives a failed transaction on its connection: a name of its own.
+    const name = `explained_${++prepared}`;
+    await tx.$executeRawUnsafe(`PREPARE ${name} AS ${query.sql}`);
     const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN ${query.sql}`,
-      ...query.params,
+      `EXPLAIN EXECUTE ${name} (${query.params.map(literal).join(", ")})`,
     );
+    await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
     return rows.map((row) => row["QUERY PLAN"]);
   });
+}
+
+/** A logged parameter (as JSON gave it back) as a SQL literal, typed by the prepared statement. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return `'${text.replaceAll("'", "''")}'`;
 }
