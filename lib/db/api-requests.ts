@@ -9,6 +9,7 @@ import { toJson } from "./json";
 import { markPropertyOrder } from "./property-order";
 import { getRequestById, type StoredRequest, toRequestView, toStoredRequest } from "./requests";
 import { engineTransaction } from "./transaction-options";
+import { isUniqueViolation } from "./unique-violation";
 
 // Requests made through the HTTP API (ADR 0034). Each lives in a thread of its own that holds
 // no run: the thread's log carries the request's events (`pending` when it is made,
@@ -58,10 +59,6 @@ export async function findApiRequestByKey({
   if (row.createHash !== createHash) return { status: "key_reused" as const };
   const request = await getRequestById({ db, id: row.id });
   return request ? { status: "replayed" as const, request } : null;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
 /**

@@ -3,6 +3,7 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { toJson } from "./json";
 import { engineTransaction } from "./transaction-options";
+import { isUniqueViolation } from "./unique-violation";
 
 /** A remote MCP server as stored, sealed headers included: for the connection pool only. */
 export interface StoredMcpServer {
@@ -60,10 +61,6 @@ export async function listMcpServerSummaries({ db }: { db: DbClient }): Promise<
 export async function getMcpServersFingerprint({ db }: { db: DbClient }): Promise<string> {
   const rows = await db.mcpServer.findMany({ select: { id: true, updatedAt: true }, orderBy: { id: "asc" } });
   return rows.map((row) => `${row.id}@${row.updatedAt.getTime()}`).join(",");
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
 export type McpServerCreation = { outcome: "created"; id: string } | { outcome: "name_taken" };

@@ -3,6 +3,7 @@ import { isToolPolicy, type ToolPolicy } from "@/lib/domain/tool-policy";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { engineTransaction } from "./transaction-options";
+import { isUniqueViolation } from "./unique-violation";
 
 export async function listToolPolicies({ db }: { db: DbClient }): Promise<Map<string, ToolPolicy>> {
   const rows = await db.toolPolicy.findMany({ select: { toolName: true, policy: true } });
@@ -79,7 +80,7 @@ export async function setToolPolicyByName({
     }, engineTransaction);
   } catch (error) {
     // Another admin created the row first.
-    if ((error as { code?: string }).code === "P2002") return { outcome: "stale" };
+    if (isUniqueViolation(error)) return { outcome: "stale" };
     throw error;
   }
 }
@@ -148,7 +149,7 @@ export async function createThreadToolAllowance({
     return true;
   } catch (error) {
     // Allowed at the same moment by another call of the same tool.
-    if ((error as { code?: string }).code === "P2002") return false;
+    if (isUniqueViolation(error)) return false;
     throw error;
   }
 }
