@@ -1,6 +1,6 @@
+import { gate } from "@/lib/db/testing/gate";
 import { approveAndWaitForTheRunToEnd } from "./approve-and-wait-for-the-run-to-end";
 import { expect, test } from "./fixtures";
-import { gate } from "./gate";
 import { ChatPage } from "./pages/chat-page";
 import { RequestPage } from "./pages/request-page";
 

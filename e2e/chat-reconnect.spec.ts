@@ -1,6 +1,6 @@
+import { gate } from "@/lib/db/testing/gate";
 import { approveAndWaitForTheRunToEnd } from "./approve-and-wait-for-the-run-to-end";
 import { test as base, expect, type SignedIn } from "./fixtures";
-import { gate } from "./gate";
 import { ChatPage } from "./pages/chat-page";
 import { TcpRelay } from "./tcp-relay";
 
