@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./client";
 import { getInboxVersionByViewer } from "./inbox-version";
+import { explainQuery } from "./testing/explain-query";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createLoggedDb } from "./testing/logged-db";
 import { createTestDatabase, type TestProvider } from "./testing/test-database";
 
 let db: Db;
+let url: string;
 let cleanup: () => Promise<void>;
 const alice = { id: "u-alice", role: "user" as const };
 const bob = { id: "u-bob", role: "user" as const };
@@ -54,7 +57,7 @@ async function moved(change: () => Promise<unknown>): Promise<string[]> {
 
 describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on %s", (provider) => {
   beforeAll(async () => {
-    ({ db, drop: cleanup } = await createTestDatabase(provider));
+    ({ db, url, drop: cleanup } = await createTestDatabase(provider));
     await db.user.create({ data: { id: alice.id, name: "Alice", email: "alice@example.test" } });
     await db.user.create({ data: { id: bob.id, name: "Bob", email: "bob@example.test" } });
     await db.user.create({
@@ -118,5 +121,40 @@ describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on 
     expect(await moved(() => take(rita.id))).toEqual(["rita"]);
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await moved(() => take(null))).toEqual(["rita"]);
+  });
+  it.each([
+    ["a user", alice],
+    ["a reviewer", rita],
+  ] as const)("reads %s's version in one statement, every part of it by an index", async (_, viewer) => {
+    const logged = createLoggedDb({ url, provider });
+    try {
+      expect(await getInboxVersionByViewer({ db: logged.db, viewer })).toBe(await versionOf(viewer));
+      expect(logged.queries).toHaveLength(1);
+      const plan = await explainQuery(db, provider, logged.queries[0]!);
+      const text = plan.join("\n");
+      if (provider === "sqlite") {
+        // The outer SELECT of scalar subqueries reads no table ("SCAN CONSTANT ROW").
+        for (const line of plan) expect(line, text).not.toMatch(/^SCAN (?!CONSTANT ROW$)|TEMP B-TREE/);
+        expect(text).toContain("Request_ownerId_status_createdAt_idx");
+        if (viewer.role !== "user") {
+          expect(text).toContain("Request_status_audience_createdAt_id_idx");
+          expect(text).toContain("Request_status_audience_takeChangedAt_idx");
+        }
+      } else {
+        expect(text).not.toMatch(/Seq Scan|Sort/);
+        // Each index is sought into, not walked whole.
+        plan.forEach((line, at) => {
+          if (/Index (Only )?Scan (Backward )?using/.test(line))
+            expect(plan[at + 1], text).toMatch(/^\s*Index Cond:/);
+        });
+        expect(text).toContain("Request_ownerId_status_createdAt_idx");
+        if (viewer.role !== "user") {
+          expect(text).toContain("Request_status_audience_createdAt_id_idx");
+          expect(text).toContain("Request_status_audience_takeChangedAt_idx");
+        }
+      }
+    } finally {
+      await logged.db.$disconnect();
+    }
   });
 });

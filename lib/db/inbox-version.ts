@@ -1,8 +1,11 @@
-import type { RequestState } from "@/lib/domain/events";
 import type { DbClient } from "./db-types";
-import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
+import { hotSqlOf, readSqlTime, sql, sqlTable } from "./hot-sql";
+import type { InboxQuery } from "./inbox-requests";
 
-const STATUSES: readonly RequestState[] = ["open", "answered", "expired", "cancelled"];
+type VersionRow = Record<
+  `${"r" | "o"}${"Open" | "Answered" | "Expired" | "Cancelled"}` | "rCount" | "oCount" | "taken",
+  unknown
+>;
 
 /**
  * A short string that changes whenever a request the viewer's inbox can list is created or
@@ -15,6 +18,11 @@ const STATUSES: readonly RequestState[] = ["open", "answered", "expired", "cance
  * is in by now. The newest `createdAt` is read per status, because each `(status, audience, createdAt)`
  * and `(ownerId, status, createdAt)` index then yields it with one seek, and the count reads
  * only the open rows' index entries: no query touches the answered history.
+ *
+ * One statement of scalar subqueries, sent beside Prisma's typed client (ADR 0045): every open
+ * inbox stream reads it on connect and again after each notice that may concern it, so a
+ * reviewer's eleven typed queries per look were most of what a thousand open inboxes cost the
+ * server (docs/benchmarks.md, item 10). Plans pinned in inbox-version.test.ts.
  */
 export async function getInboxVersionByViewer({
   db,
@@ -23,37 +31,59 @@ export async function getInboxVersionByViewer({
   db: DbClient;
   viewer: InboxQuery["viewer"];
 }): Promise<string> {
-  const parts = await Promise.all(inboxHalvesOf(viewer).map((half) => versionOfHalf(db, half)));
-  return parts.join("|");
+  const hot = hotSqlOf(db);
+  const R = sqlTable("Request");
+  if (viewer.role === "user") {
+    // The user's own requests: the `(ownerId, status, createdAt)` index.
+    const [row] = await hot.query<VersionRow>(sql`
+      SELECT
+        (SELECT count(*) FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open') AS "oCount",
+        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open'
+          ORDER BY "createdAt" DESC LIMIT 1) AS "oOpen",
+        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'answered'
+          ORDER BY "createdAt" DESC LIMIT 1) AS "oAnswered",
+        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'expired'
+          ORDER BY "createdAt" DESC LIMIT 1) AS "oExpired",
+        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'cancelled'
+          ORDER BY "createdAt" DESC LIMIT 1) AS "oCancelled"`);
+    return halfVersion(row!, "o");
+  }
+  // Reviewers (and admins): every reviewers' request, by `(status, audience, createdAt)`, who has
+  // taken which by `(status, audience, takeChangedAt)`; and apart from them their own others.
+  const [row] = await hot.query<VersionRow>(sql`
+    SELECT
+      (SELECT count(*) FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers') AS "rCount",
+      (SELECT "createdAt" FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers'
+        ORDER BY "createdAt" DESC LIMIT 1) AS "rOpen",
+      (SELECT "createdAt" FROM ${R} WHERE "status" = 'answered' AND "audience" = 'reviewers'
+        ORDER BY "createdAt" DESC LIMIT 1) AS "rAnswered",
+      (SELECT "createdAt" FROM ${R} WHERE "status" = 'expired' AND "audience" = 'reviewers'
+        ORDER BY "createdAt" DESC LIMIT 1) AS "rExpired",
+      (SELECT "createdAt" FROM ${R} WHERE "status" = 'cancelled' AND "audience" = 'reviewers'
+        ORDER BY "createdAt" DESC LIMIT 1) AS "rCancelled",
+      (SELECT "takeChangedAt" FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers'
+        AND "takeChangedAt" IS NOT NULL ORDER BY "takeChangedAt" DESC LIMIT 1) AS "taken",
+      (SELECT count(*) FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open'
+        AND "audience" <> 'reviewers') AS "oCount",
+      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open'
+        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oOpen",
+      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'answered'
+        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oAnswered",
+      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'expired'
+        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oExpired",
+      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'cancelled'
+        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oCancelled"`);
+  // A take (or letting go) moves the reviewers' version: they see who is on which request. A
+  // take that lapses changes nothing stored; the page hides it by its own clock.
+  const taken = row!.taken === null ? "" : `.${readSqlTime(row!.taken).getTime().toString(36)}`;
+  return `${halfVersion(row!, "r")}${taken}|${halfVersion(row!, "o")}`;
 }
 
-async function versionOfHalf(db: DbClient, half: InboxHalf): Promise<string> {
-  const [open, ...newest] = await Promise.all([
-    db.request.count({ where: { ...half, status: "open" } }),
-    ...STATUSES.map((status) =>
-      db.request.findFirst({
-        where: { ...half, status },
-        orderBy: { createdAt: "desc" },
-        select: { createdAt: true },
-      }),
-    ),
-  ]);
-  const latest = Math.max(0, ...newest.map((row) => row?.createdAt.getTime() ?? 0));
-  const taken = half.audience === "reviewers" ? await latestTakeChange(db) : "";
-  return `${open}.${latest.toString(36)}${taken}`;
-}
-
-/**
- * Reviewers see who is on which of their requests, so a take (or letting go) moves their
- * version: the newest take change among open reviewers' requests, one seek of the
- * `(status, audience, takeChangedAt)` index. A take that lapses changes nothing stored; the
- * page hides it by its own clock.
- */
-async function latestTakeChange(db: DbClient): Promise<string> {
-  const row = await db.request.findFirst({
-    where: { status: "open", audience: "reviewers", takeChangedAt: { not: null } },
-    orderBy: { takeChangedAt: "desc" },
-    select: { takeChangedAt: true },
+/** `<open count>.<newest createdAt of any status, base 36>` of one half. */
+function halfVersion(row: VersionRow, half: "r" | "o"): string {
+  const times = (["Open", "Answered", "Expired", "Cancelled"] as const).map((status) => {
+    const at = row[`${half}${status}`];
+    return at === null || at === undefined ? 0 : readSqlTime(at).getTime();
   });
-  return row?.takeChangedAt ? `.${row.takeChangedAt.getTime().toString(36)}` : "";
+  return `${Number(row[`${half}Count`])}.${Math.max(0, ...times).toString(36)}`;
 }
