@@ -1,4 +1,5 @@
 import type { DbClient } from "./db-types";
+import { hotSqlOf, readSqlTime, sql, sqlTable } from "./hot-sql";
 
 // Queries behind the chat pages: a user's threads.
 
@@ -36,9 +37,16 @@ export async function createThread({
 
 export async function getThreadById({ db, threadId }: { db: DbClient; threadId: string }) {
   // A request made through the HTTP API has a thread of its own (ADR 0034); it is no chat.
-  const row = await db.thread.findUnique({ where: { id: threadId, kind: "chat" }, select: THREAD_FIELDS });
-  return row ? toSummary(row) : null;
+  // Read by every chat page and chat viewer as it opens: a hot statement (ADR 0045).
+  const [row] = await hotSqlOf(db).query<{ id: string; userId: string; title: string } & Times>(sql`
+    SELECT "id", "userId", "title", "createdAt", "updatedAt" FROM ${sqlTable("Thread")}
+    WHERE "id" = ${threadId} AND "kind" = 'chat'`);
+  return row
+    ? toSummary({ ...row, createdAt: readSqlTime(row.createdAt), updatedAt: readSqlTime(row.updatedAt) })
+    : null;
 }
+
+type Times = { createdAt: unknown; updatedAt: unknown };
 
 /** Most recently active first; the list is a sidebar, so it is capped rather than paged. */
 export async function listThreadsByOwner({

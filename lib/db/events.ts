@@ -4,7 +4,7 @@ import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import { webhookOccurrencesOf } from "@/lib/domain/webhooks";
 import type { DbClient, DbTx } from "./db-types";
 import { type StoredEvent, takeEventSeqs, writeEventRows } from "./event-rows";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlInt, sqlJson, sqlTable } from "./hot-sql";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlInt, sqlJson, sqlTable } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { enqueueMailNoticesForEvents } from "./mail-notices";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
@@ -131,24 +131,31 @@ export async function listEventsAfterSeq({
 }): Promise<ThreadEvent[]> {
   // Every viewer's replay starts here (a chat opened, a stream reconnecting): a hot statement.
   const rows = await hotSqlOf(db).query<Record<keyof EventRow, unknown>>(sql`
-    SELECT "threadId", "seq", "runId", "type", "payload", "createdAt" FROM ${sqlTable("Event")}
+    SELECT ${EVENT_COLUMNS} FROM ${sqlTable("Event")}
     WHERE "threadId" = ${threadId} AND "seq" > ${sqlInt(afterSeq)} ORDER BY "seq" LIMIT ${sqlInt(limit)}`);
-  return rows.map((row) =>
-    toThreadEvent({
-      threadId: row.threadId as string,
-      seq: Number(row.seq),
-      runId: row.runId as string | null,
-      type: row.type as string,
-      payload: readSqlJson(row.payload),
-      createdAt: readSqlTime(row.createdAt),
-    }),
-  );
+  return rows.map(eventOfHotRow);
+}
+
+const EVENT_COLUMNS = sqlColumns(["threadId", "seq", "runId", "type", "payload", "createdAt"]);
+
+/** An event row as either database hands a hot statement's back. */
+function eventOfHotRow(row: Record<keyof EventRow, unknown>): ThreadEvent {
+  return toThreadEvent({
+    threadId: row.threadId as string,
+    seq: Number(row.seq),
+    runId: row.runId as string | null,
+    type: row.type as string,
+    payload: readSqlJson(row.payload),
+    createdAt: readSqlTime(row.createdAt),
+  });
 }
 
 /** The seq of a run's first event in its thread's log, or null when it has none yet. */
 export async function getFirstEventSeqByRun({ db, runId }: { db: DbClient; runId: string }) {
-  const row = await db.event.findFirst({ where: { runId }, orderBy: { seq: "asc" }, select: { seq: true } });
-  return row?.seq ?? null;
+  // Read by every chat viewer as it opens, as the two below: hot statements (ADR 0045).
+  const [row] = await hotSqlOf(db).query<{ seq: unknown }>(sql`
+    SELECT "seq" FROM ${sqlTable("Event")} WHERE "runId" = ${runId} ORDER BY "seq" LIMIT 1`);
+  return row ? Number(row.seq) : null;
 }
 
 class RunNotHeld extends Error {}
@@ -224,6 +231,8 @@ export async function listSupersededMarkersByRun({
   db: DbClient;
   runId: string;
 }): Promise<ThreadEvent[]> {
-  const rows = await db.event.findMany({ where: { runId, type: "superseded" }, orderBy: { seq: "asc" } });
-  return rows.map(toThreadEvent);
+  const rows = await hotSqlOf(db).query<Record<keyof EventRow, unknown>>(sql`
+    SELECT ${EVENT_COLUMNS} FROM ${sqlTable("Event")}
+    WHERE "runId" = ${runId} AND "type" = 'superseded' ORDER BY "seq"`);
+  return rows.map(eventOfHotRow);
 }

@@ -74,11 +74,18 @@ export async function getRunById({ db, runId }: { db: DbClient; runId: string })
 }
 
 /** A thread runs one thing at a time: its transcript is a single line of turns. */
-export async function getActiveRunByThread({ db, threadId }: { db: DbClient; threadId: string }) {
-  return db.run.findFirst({
-    where: { threadId, status: { in: ["running", "pending"] } },
-    select: { id: true, status: true },
-  });
+export async function getActiveRunByThread({
+  db,
+  threadId,
+}: {
+  db: DbClient;
+  threadId: string;
+}): Promise<{ id: string; status: "running" | "pending" } | null> {
+  // Read by every chat viewer as it opens: a hot statement (ADR 0045).
+  const [row] = await hotSqlOf(db).query<{ id: string; status: "running" | "pending" }>(sql`
+    SELECT "id", "status" FROM ${sqlTable("Run")}
+    WHERE "threadId" = ${threadId} AND "status" IN ('running', 'pending') LIMIT 1`);
+  return row ?? null;
 }
 
 const usageColumns = (usage: Usage) => ({
