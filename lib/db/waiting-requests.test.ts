@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { explainQuery } from "./testing/explain-query";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
+import { createLoggedDb } from "./testing/logged-db";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 import { countWaitingRequestsByViewer } from "./waiting-requests";
 
@@ -47,5 +49,29 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests waiting for someon
     expect(
       await countWaitingRequestsByViewer({ db: database.db, viewer: { id: "u-rita", role: "reviewer" } }),
     ).toBe(3);
+  });
+  it.each([
+    { id: "u-alice", role: "user" as const },
+    { id: "u-rita", role: "reviewer" as const },
+  ])("reads the count for a $role in one statement, by indexes only", async (viewer) => {
+    const logged = createLoggedDb({ url: database.url, provider });
+    try {
+      await countWaitingRequestsByViewer({ db: logged.db, viewer });
+      expect(logged.queries).toHaveLength(1);
+      const plan = await explainQuery(database.db, provider, logged.queries[0]!);
+      const text = plan.join("\n");
+      if (provider === "sqlite") {
+        for (const line of plan) expect(line, text).not.toMatch(/^SCAN (?!CONSTANT ROW$)/);
+        expect(text).toMatch(/SEARCH Request USING (COVERING )?INDEX Request_ownerId_status_/);
+      } else {
+        expect(text).not.toMatch(/Seq Scan/);
+        plan.forEach((line, at) => {
+          if (/Index (Only )?Scan (Backward )?using/.test(line))
+            expect(plan[at + 1], text).toMatch(/^\s*Index Cond:/);
+        });
+      }
+    } finally {
+      await logged.db.$disconnect();
+    }
   });
 });
