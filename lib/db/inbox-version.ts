@@ -83,7 +83,7 @@ export async function getInboxVersionByViewer({
 function halfVersion(row: VersionRow, half: "r" | "o"): string {
   const times = (["Open", "Answered", "Expired", "Cancelled"] as const).map((status) => {
     const at = row[`${half}${status}`];
-    return at === null || at === undefined ? 0 : readSqlTime(at).getTime();
+    return at === null ? 0 : readSqlTime(at).getTime();
   });
   return `${Number(row[`${half}Count`])}.${Math.max(0, ...times).toString(36)}`;
 }
