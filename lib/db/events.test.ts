@@ -5,7 +5,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "./client";
 import type { DbClient } from "./db-types";
-import { appendEvents, appendRunEvents, listEventsAfterSeq } from "./events";
+import {
+  appendEvents,
+  appendRunEvents,
+  getFirstEventSeqByRun,
+  listEventsAfterSeq,
+  listSupersededMarkersByRun,
+} from "./events";
 import { migrateDatabase } from "./migrate-database";
 import { createTempDatabase } from "./temp-database";
 import { createHeldRun, seedPeople } from "./testing/seed-people";
@@ -171,6 +177,24 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the event log on %s", (prov
     expect(await storedSeqs(database.db, threadId)).toEqual(
       Array.from({ length: before + 1 }, (_, i) => i + 1),
     );
+  });
+
+  it("reads a run's first event seq and its superseded markers in seq order, the run's alone", async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "holder");
+    const other = await createHeldRun(database.db, "holder");
+    const marker = (afterSeq: number) => ({ type: "superseded" as const, afterSeq });
+    const held = { db: database.db, onlyWhileHeldBy: "holder" };
+    await appendRunEvents({ ...held, threadId, runId, bodies: [marker(1), { type: "text", delta: "x" }] });
+    await appendRunEvents({ ...held, ...other, bodies: [marker(1)] });
+    await appendRunEvents({ ...held, threadId, runId, bodies: [marker(3)] });
+
+    const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
+    const ofRun = stored.filter((event) => event.runId === runId);
+    expect(await getFirstEventSeqByRun({ db: database.db, runId })).toBe(ofRun[0]!.seq);
+    const markers = await listSupersededMarkersByRun({ db: database.db, runId });
+    expect(markers).toEqual(ofRun.filter((event) => event.type === "superseded"));
+    expect(markers.map((event) => (event.type === "superseded" ? event.afterSeq : null))).toEqual([1, 3]);
+    expect(await getFirstEventSeqByRun({ db: database.db, runId: "no-such-run" })).toBeNull();
   });
 
   it("refuses to append to a thread that does not exist", async () => {
