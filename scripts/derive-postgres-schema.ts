@@ -1,5 +1,7 @@
-// Writes prisma/postgres/schema.prisma from prisma/schema.prisma. The two may differ only in the
-// datasource provider and the generated client's output folder, so one model stays the truth.
+// Writes prisma/postgres/schema.prisma from prisma/schema.prisma. The two differ only in the
+// datasource provider, the generated client's output folder, and the PostgreSQL native types a
+// field asks for with a trailing `// postgres: @db.<Type>` (SQLite has no native types), so one
+// model stays the truth.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -23,9 +25,17 @@ export function derivePostgresSchema(sqliteSchema: string): string {
       'prisma/schema.prisma must declare provider = "sqlite" and output = "../lib/generated/sqlite"',
     );
   }
+  // Only a native type attribute, and only at the end of a field's line.
+  const withNativeTypes = derived.replace(
+    /^([ \t]+\w+[ \t]+\w+[^\n]*?)[ \t]*\/\/ postgres: (@db\.\w+(?:\([^)\n]*\))?)[ \t]*$/gm,
+    (_m, field: string, attribute: string) => `${field} ${attribute}`,
+  );
+  if (/\/\/ postgres:/.test(withNativeTypes)) {
+    throw new Error("a `// postgres:` marker must end a field's line and name one @db.<Type> attribute");
+  }
   const header =
     "// GENERATED from prisma/schema.prisma by scripts/derive-postgres-schema.ts; do not edit.\n";
-  return header + derived.replace(/^\/\/ Source of truth[^\n]*\n(\/\/[^\n]*\n)*/, "");
+  return header + withNativeTypes.replace(/^\/\/ Source of truth[^\n]*\n(\/\/[^\n]*\n)*/, "");
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
