@@ -18,7 +18,9 @@ describe("derivePostgresSchema", () => {
     expect(derived).toContain('output   = "../../lib/generated/postgres"');
     const modelsOf = (schema: string) => schema.slice(schema.indexOf("model User"));
     const marked = /[ \t]*\/\/ postgres: (@db\.\w+)[ \t]*$/gm;
+    expect(source).toMatch(marked);
     expect(modelsOf(derived)).toBe(modelsOf(source).replace(marked, " $1"));
+    expect(derived).toMatch(/^ {2}content {3}Json @db\.Json$/m);
   });
 
   it("puts a field's PostgreSQL native type in place of its marker, and refuses a marker elsewhere", () => {

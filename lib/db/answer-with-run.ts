@@ -1,7 +1,6 @@
 import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
 import { webhookOccurrencesOf } from "@/lib/domain/webhooks";
-import type { Message } from "@/lib/toolnexus/types";
 import { auditEntryColumns, auditEntryValues } from "./audit";
 import type { DbClient } from "./db-types";
 import { prepareEvents } from "./events";
@@ -79,6 +78,7 @@ export async function answerWithRun({
       claimed: number;
       subscribers: number;
       seq: number | null;
+      transcriptCount: number;
       transcript: string | null;
     }
   >(sql`
@@ -134,11 +134,15 @@ export async function answerWithRun({
       (SELECT count(*)::int4 FROM "claimed") AS "claimed",
       (SELECT count(*)::int4 FROM "subscribed") AS "subscribers",
       (SELECT "seq" FROM "event") AS "seq",
-      CASE WHEN "run"."status" = 'running' THEN (
-        SELECT COALESCE(json_agg("m"."content" ORDER BY "m"."seq"), '[]')::text FROM ${sqlTable("Message")} AS "m"
-        WHERE "m"."threadId" = ${threadId} AND "m"."seq" <= ("run"."checkpoint"->>'messageCount')::int4
-      ) END AS "transcript"
-    FROM (SELECT 1) AS "one" LEFT JOIN "run" ON true`);
+      "t"."count" AS "transcriptCount", "t"."text" AS "transcript"
+    FROM (SELECT 1) AS "one" LEFT JOIN "run" ON true
+    -- What a run this answer takes resumes from: its rows' text as written (ADR 0052).
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int4 AS "count", string_agg("m"."content"::text, ',' ORDER BY "m"."seq") AS "text"
+      FROM ${sqlTable("Message")} AS "m"
+      WHERE "run"."status" = 'running' AND "m"."threadId" = ${threadId}
+        AND "m"."seq" <= ("run"."checkpoint"->>'messageCount')::int4
+    ) AS "t"`);
   if (!result || Number(result.locked) !== 1) return { status: "run_not_waiting" };
   if (Number(result.claimed) !== 1) {
     return Number(result.subscribers) > DELIVERIES_PER_STATEMENT ? { status: "crowded" } : { status: "lost" };
@@ -150,6 +154,6 @@ export async function answerWithRun({
   const resumed = result.status === "running" ? storedRunOfReturned(result) : null;
   // What the resumed run reads first, read by this statement too (a round trip fewer before the
   // retry); `loadRunCheckpoint` takes it only if it is the whole transcript the checkpoint counts.
-  if (resumed && result.transcript !== null) resumed.transcript = JSON.parse(result.transcript) as Message[];
+  if (resumed) resumed.transcript = { text: result.transcript ?? "", count: Number(result.transcriptCount) };
   return { status: "settled", resumed, events, answeredAt: record.answeredAt };
 }

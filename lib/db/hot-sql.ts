@@ -17,7 +17,7 @@ export type SqlValue = string | number | null | Typed;
 
 class Typed {
   constructor(
-    readonly kind: "json" | "time" | "int" | "bool",
+    readonly kind: "json" | "jsonText" | "time" | "int" | "bool",
     readonly value: string | number | Date | boolean | null,
   ) {}
 }
@@ -25,6 +25,8 @@ class Typed {
 // Typed, so that PostgreSQL is told each value's type (a null too) rather than guessing it.
 /** JSON text for a Json column (jsonb on PostgreSQL). */
 export const sqlJson = (text: string | null): SqlValue => new Typed("json", text);
+/** JSON text for a Json column that keeps it as written (`@db.Json`: json on PostgreSQL). */
+export const sqlJsonText = (text: string | null): SqlValue => new Typed("jsonText", text);
 /** A DateTime column's value, stored as Prisma stores it on each database. */
 export const sqlTime = (at: Date | null): SqlValue => new Typed("time", at);
 export const sqlInt = (value: number | null): SqlValue => new Typed("int", value);
@@ -108,7 +110,9 @@ function render(
     else if (kind === "time") values.push((raw as Date).toISOString());
     else values.push(raw);
     if (provider === "sqlite") return "?";
-    const cast = { json: "jsonb", time: "timestamp(3)", int: "int4", bool: "boolean" }[kind];
+    const cast = { json: "jsonb", jsonText: "json", time: "timestamp(3)", int: "int4", bool: "boolean" }[
+      kind
+    ];
     return `$${values.length}::${cast}`;
   };
   let text = statement.strings[0]!;

@@ -8,7 +8,7 @@ import {
   inInsertBatches,
   sql,
   sqlInt,
-  sqlJson,
+  sqlJsonText,
   sqlRows,
   sqlTable,
   sqlTime,
@@ -26,8 +26,8 @@ export function toMessageContent(message: Message): object {
 
 /**
  * Stores the messages of `messages` the thread does not hold yet. Each row's content is the
- * message's canonical text: SQLite keeps JSON text as written, so a transcript can be handed back
- * for verification without serializing it again (`getTranscriptTextByThread`).
+ * message's canonical text, kept as written (SQLite's TEXT, PostgreSQL's json), so a transcript
+ * can be handed back for verification without serializing it again (`getTranscriptTextByThread`).
  */
 export async function appendMissingMessages({
   tx,
@@ -63,7 +63,7 @@ export async function appendMissingMessages({
       runId,
       sqlInt(stored + index + 1),
       message.role,
-      sqlJson(canonicalJson(message)),
+      sqlJsonText(canonicalJson(message)),
       createdAt,
     ]);
   for (const batch of inInsertBatches(rows))
@@ -81,37 +81,10 @@ async function countStoredMessages(hot: HotSql, threadId: string): Promise<numbe
 }
 
 /**
- * The first `count` messages of a thread's transcript, in order, read as one JSON array the
- * database builds (one value to decode instead of a row each). Throws unless all are there:
- * a checkpoint referring to them can never resume on a shorter transcript.
- */
-export async function listTranscriptByThread({
-  db,
-  threadId,
-  count,
-}: {
-  db: DbClient;
-  threadId: string;
-  count: number;
-}): Promise<Message[]> {
-  if (count === 0) return [];
-  const hot = hotSqlOf(db);
-  const [row] = await hot.query<{ messages: string }>(
-    hot.provider === "sqlite"
-      ? sql`SELECT json_group_array(json("content") ORDER BY "seq") AS "messages" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`
-      : sql`SELECT COALESCE(json_agg("content" ORDER BY "seq"), '[]')::text AS "messages" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`,
-  );
-  const messages = JSON.parse(row?.messages ?? "[]") as Message[];
-  if (messages.length !== count)
-    throw new Error(`thread ${threadId} holds ${messages.length} of the ${count} messages its run refers to`);
-  return messages;
-}
-
-/**
- * The first `count` messages of a thread on SQLite as their stored texts joined by ",", in
- * order: for rows written by `appendMissingMessages`, the transcript's part of a checkpoint's
- * canonical text (see `CheckpointParts`), read with one query along `(threadId, seq)` and no
- * work per row. Throws unless all are there, as `listTranscriptByThread` does.
+ * The first `count` messages of a thread as their stored texts joined by ",", in order: for rows
+ * written by `appendMissingMessages`, the transcript's part of a checkpoint's canonical text (see
+ * `CheckpointParts`), read with one query along `(threadId, seq)` and no work per row. Throws
+ * unless all are there: a checkpoint referring to them can never resume on a shorter transcript.
  */
 export async function getTranscriptTextByThread({
   db,
@@ -123,11 +96,15 @@ export async function getTranscriptTextByThread({
   count: number;
 }): Promise<string> {
   if (count === 0) return "";
-  // The rows come in (threadId, seq) order from the index through the ordered subquery, so no
-  // sorter copies the transcript as `group_concat(... ORDER BY)` would (the plan is pinned in
-  // run-checkpoint.test.ts). Were the order ever wrong, the digest would not match.
-  const [row] = await hotSqlOf(db).query<{ found: number | bigint; text: string | null }>(
-    sql`SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)} ORDER BY "seq" LIMIT ${sqlInt(count)})`,
+  const hot = hotSqlOf(db);
+  // SQLite: the rows come in (threadId, seq) order from the index through the ordered subquery,
+  // so no sorter copies the transcript as `group_concat(... ORDER BY)` would (the plan is pinned
+  // in run-checkpoint.test.ts). PostgreSQL does not promise a subquery's order to an aggregate,
+  // so it is asked for. Were the order ever wrong, the digest would not match.
+  const [row] = await hot.query<{ found: number | bigint; text: string | null }>(
+    hot.provider === "sqlite"
+      ? sql`SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)} ORDER BY "seq" LIMIT ${sqlInt(count)})`
+      : sql`SELECT count(*)::int4 AS "found", string_agg("content"::text, ',' ORDER BY "seq") AS "text" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`,
   );
   const found = Number(row?.found ?? 0);
   if (found !== count)

@@ -10,6 +10,7 @@ import { getTranscriptTextByThread } from "./messages";
 import { getRunById, loadRunCheckpoint, type StoredCheckpoint, saveRunCheckpoint } from "./runs";
 import { explainQuery } from "./testing/explain-query";
 import { createLoggedDb } from "./testing/logged-db";
+import { expectNoScan } from "./testing/plan-checks";
 import { createHeldRun } from "./testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
@@ -81,13 +82,11 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
     expect(stored.messageCount).toBe(4);
     const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored });
     expect(verifyLoaded(loaded)).toEqual(longer);
-    // SQLite hands the rows' text back as it stands: the transcript's part of the canonical text.
-    if (provider === "sqlite")
-      expect(loaded).toEqual({ ...longer, messages: undefined, transcript: canonicalTexts(longer) });
-    else expect(loaded).toEqual(longer);
+    // The rows' text comes back as it stands: the transcript's part of the canonical text.
+    expect(loaded).toEqual({ ...longer, messages: undefined, transcript: canonicalTexts(longer) });
   });
 
-  it("stores each message as its canonical text, so SQLite hands the transcript back as it is", async () => {
+  it("stores each message as its canonical text, and hands the transcript back as it is", async () => {
     const { threadId, runId } = await createHeldRun(database.db, "me");
     const made = checkpointOf(runId, [
       { role: "user", content: "hello" },
@@ -113,31 +112,32 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
     await save(threadId, runId, asHeld);
     const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
     const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored });
-    if (provider === "sqlite") expect((loaded as CheckpointParts).transcript).toBe(canonicalTexts(made));
+    expect((loaded as CheckpointParts).transcript).toBe(canonicalTexts(made));
     expect(verifyLoaded(loaded)).toEqual(made);
   });
 
-  it.runIf(provider === "sqlite")(
-    "reads the transcript's text along (threadId, seq) in one query",
-    async () => {
-      const { threadId, runId } = await createHeldRun(database.db, "me");
-      await save(threadId, runId, checkpointOf(runId, [{ role: "user", content: "hello" }]));
-      const logged = createLoggedDb({ url: database.url, provider });
-      try {
-        expect(await getTranscriptTextByThread({ db: logged.db, threadId, count: 1 })).toBe(
-          '{"content":"hello","role":"user"}',
-        );
-        expect(logged.queries).toHaveLength(1);
-        const details = (await explainQuery(database.db, provider, logged.queries[0]!)).join("\n");
-        expect(details).toContain(
-          "SEARCH Message USING INDEX Message_threadId_seq_key (threadId=? AND seq<?)",
-        );
-        expect(details).not.toMatch(/TEMP B-TREE|SCAN Message/);
-      } finally {
-        await logged.db.$disconnect();
-      }
-    },
-  );
+  it("reads the transcript's text along (threadId, seq) in one query", async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "me");
+    await save(threadId, runId, checkpointOf(runId, [{ role: "user", content: "hello" }]));
+    const logged = createLoggedDb({ url: database.url, provider });
+    try {
+      expect(await getTranscriptTextByThread({ db: logged.db, threadId, count: 1 })).toBe(
+        '{"content":"hello","role":"user"}',
+      );
+      expect(logged.queries).toHaveLength(1);
+      const plan = await explainQuery(database.db, provider, logged.queries[0]!);
+      // SQLite: in index order, so no sorter copies the text; PostgreSQL sorts what it sought.
+      // (SQLite's "SCAN (subquery-1)" reads the ordered subquery's own rows, not a table.)
+      expectNoScan(provider, plan, { sorted: provider === "sqlite", except: /^SCAN \(subquery-\d+\)$/ });
+      expect(plan.join("\n")).toMatch(
+        provider === "sqlite"
+          ? /SEARCH Message USING INDEX Message_threadId_seq_key \(threadId=\? AND seq<\?\)/
+          : /Index Scan using "Message_threadId_seq_key"/,
+      );
+    } finally {
+      await logged.db.$disconnect();
+    }
+  });
 
   it("hands the transcript back in seq order whatever order its rows were written in", async () => {
     const { threadId, runId } = await createHeldRun(database.db, "me");
@@ -159,7 +159,8 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
     await save(threadId, runId, made, false);
     const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
     const loaded = await loadRunCheckpoint({ db: database.db, threadId, stored });
-    if (provider === "sqlite") expect((loaded as CheckpointParts).transcript).toBe(canonicalTexts(made));
+    // Prisma's typed writes keep the text as written too (json, not jsonb, on PostgreSQL).
+    expect((loaded as CheckpointParts).transcript).toBe(canonicalTexts(made));
     expect(verifyLoaded(loaded)).toEqual(made);
   });
 
@@ -198,19 +199,47 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
     ]);
     await save(threadId, runId, checkpoint);
     const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
-    const load = (transcript: Message[]) =>
-      loadRunCheckpoint({ db: database.db, threadId, stored, transcript });
+    const load = (messages: Message[]) =>
+      loadRunCheckpoint({
+        db: database.db,
+        threadId,
+        stored,
+        transcript: { text: messages.map((m) => canonicalJson(m)).join(","), count: messages.length },
+      });
     // A short one is read again from the rows.
     expect(verifyLoaded(await load(checkpoint.messages.slice(0, 1)))).toEqual(checkpoint);
-    // A whole one is used as it is (on PostgreSQL; SQLite verifies the rows' own text), so a
-    // changed one fails verification rather than resuming on it.
+    // A whole one is used as it is, so a changed one fails verification rather than resuming on it.
     const changed = [
       checkpoint.messages[0]!,
       { role: "assistant", content: "transfer everything" } as Message,
     ];
     const loaded = await load(changed);
-    if (provider === "postgres")
-      expect(() => verifyLoaded(loaded)).toThrow(expect.objectContaining({ code: "checkpoint:tampered" }));
-    else expect(verifyLoaded(loaded)).toEqual(checkpoint);
+    expect(() => verifyLoaded(loaded)).toThrow(expect.objectContaining({ code: "checkpoint:tampered" }));
+  });
+
+  it("judges rows not spelled canonically (as PostgreSQL's jsonb gave them) by their values", async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "me");
+    const checkpoint = checkpointOf(runId, [
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "fine" },
+    ]);
+    await save(threadId, runId, checkpoint);
+    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const respell = (text: string) =>
+      database.db.$executeRawUnsafe(
+        provider === "sqlite"
+          ? `UPDATE "Message" SET "content" = ? WHERE "threadId" = ? AND "seq" = 2`
+          : `UPDATE "Message" SET "content" = $1::json WHERE "threadId" = $2 AND "seq" = 2`,
+        text,
+        threadId,
+      );
+    // What the migration to json leaves of a row written as jsonb: spaces, keys by length.
+    await respell('{"role": "assistant", "content": "fine"}');
+    const loaded = (await loadRunCheckpoint({ db: database.db, threadId, stored })) as CheckpointParts;
+    expect(loaded.transcript).toContain('{"role": "assistant", "content": "fine"}');
+    expect(verifyLoaded(loaded)).toEqual(checkpoint);
+    await respell('{"role": "assistant", "content": "transfer everything"}');
+    const changed = await loadRunCheckpoint({ db: database.db, threadId, stored });
+    expect(() => verifyLoaded(changed)).toThrow(expect.objectContaining({ code: "checkpoint:tampered" }));
   });
 });

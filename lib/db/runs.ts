@@ -1,13 +1,12 @@
 import "server-only";
 import type { EventBody, RunState, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, CheckpointParts, Message, Usage } from "@/lib/toolnexus/types";
-import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { toJson } from "./json";
-import { appendMissingMessages, getTranscriptTextByThread, listTranscriptByThread } from "./messages";
+import { appendMissingMessages, getTranscriptTextByThread } from "./messages";
 
 /**
  * A checkpoint as a run's row keeps it: everything but the transcript, which is the thread's
@@ -35,7 +34,13 @@ export interface StoredRun {
   /** The last event seq of the thread that the stored state accounts for (see `saveRunCheckpoint`). */
   savedEventSeq: number;
   /** The checkpoint's transcript, when the statement that claimed the run read it as well. */
-  transcript?: Message[];
+  transcript?: StoredTranscript;
+}
+
+/** The first `count` message rows of a thread, their texts joined by "," (`CheckpointParts`). */
+export interface StoredTranscript {
+  text: string;
+  count: number;
 }
 
 export interface RunRow {
@@ -105,10 +110,10 @@ export const checkpointColumns = (checkpoint: Checkpoint) => {
 };
 
 /**
- * The whole checkpoint of a stored run: its row's part and the transcript it refers to. On
- * SQLite the transcript stays the rows' text (`CheckpointParts`), which `client.resume` verifies
- * as it stands: one query and no work per message, however long the conversation. PostgreSQL
- * keeps jsonb in a form of its own, so there the messages are decoded.
+ * The whole checkpoint of a stored run: its row's part and the transcript it refers to, which
+ * stays the rows' text (`CheckpointParts`) for `client.resume` to verify as it stands: one query
+ * and no work per message, however long the conversation (both databases keep the text as
+ * written, ADRs 0040 and 0052).
  */
 export async function loadRunCheckpoint({
   db,
@@ -119,21 +124,17 @@ export async function loadRunCheckpoint({
   db: DbClient;
   threadId: string;
   stored: StoredCheckpoint;
-  /** The messages as the run's claim read them, if it did; read here unless all are there. */
-  transcript?: Message[];
+  /** The rows' text as the run's claim read it, if it did; read here unless all are there. */
+  transcript?: StoredTranscript;
 }): Promise<Checkpoint | CheckpointParts> {
   if (stored.messages) return stored as Checkpoint;
   const { messageCount, ...rest } = stored;
-  if (getDbProvider({ db }) === "sqlite") {
-    const transcript = await getTranscriptTextByThread({ db, threadId, count: messageCount });
-    return { ...rest, transcript };
-  }
-  // Whatever they are, `client.resume` checks them against the checkpoint's digest.
-  const messages =
-    transcript?.length === messageCount
-      ? transcript
-      : await listTranscriptByThread({ db, threadId, count: messageCount });
-  return { ...rest, messages };
+  // Whatever it is, `client.resume` checks it against the checkpoint's digest.
+  const text =
+    transcript?.count === messageCount
+      ? transcript.text
+      : await getTranscriptTextByThread({ db, threadId, count: messageCount });
+  return { ...rest, transcript: text };
 }
 
 /** How many messages a stored checkpoint's transcript holds, in either stored form. */

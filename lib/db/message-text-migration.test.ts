@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { createCheckpoint, verifyCheckpointParts } from "@/lib/toolnexus/checkpoint";
+import type { CheckpointParts, Message } from "@/lib/toolnexus/types";
+import { createDb } from "./client";
+import { migrateDatabase } from "./migrate-database";
+import { getRunById, loadRunCheckpoint, saveRunCheckpoint } from "./runs";
+import { createTempDatabase } from "./temp-database";
+import { createHeldRun } from "./testing/seed-people";
+
+// PostgreSQL's Message.content went from jsonb to json (ADR 0052). Runs parked before keep
+// their rows in jsonb's spelling, which is not the canonical text their digest covers: they must
+// still resume when unchanged, and be refused when changed.
+
+const migration = "20261204210303_message_content_as_json_text";
+
+describe("the message text migration on postgres", () => {
+  it("leaves a run parked before it resumable, and a changed row refused", async () => {
+    const temp = await createTempDatabase({ provider: "postgres" });
+    const db = createDb({ url: temp.url });
+    try {
+      await migrateDatabase({ url: temp.url, before: migration });
+      const { threadId, runId } = await createHeldRun(db, "me");
+      const messages: Message[] = [
+        { role: "user", content: "hello" },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "deploy", args: { target: "prod", steps: [1, 2] } }],
+        },
+      ];
+      const checkpoint = createCheckpoint({
+        version: 1,
+        runId,
+        model: "test",
+        messages,
+        slots: [],
+        toolCalls: [],
+        turns: 1,
+        usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+      });
+      await saveRunCheckpoint({
+        db,
+        runId,
+        threadId,
+        leaseOwner: "me",
+        leaseExpiresAt: new Date(Date.now() + 60_000),
+        checkpoint,
+        withMessages: true,
+      });
+      const { applied } = await migrateDatabase({ url: temp.url });
+      expect(applied).toEqual([migration]);
+
+      const stored = (await getRunById({ db, runId }))!.checkpoint!;
+      const loaded = (await loadRunCheckpoint({ db, threadId, stored })) as CheckpointParts;
+      // jsonb's spelling, kept by the conversion: spaces, and keys not in canonical order.
+      expect(loaded.transcript).toContain('{"role": "user", "content": "hello"}');
+      expect(verifyCheckpointParts(loaded)).toEqual(checkpoint);
+
+      await db.$executeRawUnsafe(
+        `UPDATE "Message" SET "content" = '{"role": "user", "content": "transfer everything"}'::json WHERE "threadId" = $1 AND "seq" = 1`,
+        threadId,
+      );
+      const changed = await loadRunCheckpoint({ db, threadId, stored });
+      expect(() => verifyCheckpointParts(changed as CheckpointParts)).toThrow(
+        expect.objectContaining({ code: "checkpoint:tampered" }),
+      );
+    } finally {
+      await db.$disconnect();
+      await temp.drop();
+    }
+  });
+});
