@@ -48,7 +48,8 @@ describe.each(["sqlite", "postgres"] as const)("query plans of a run's events (%
     const plans: string[][] = [];
     for (const query of logged.queries) {
       plans.push(await explainQuery(database.db, provider, query));
-      if (provider === "postgres") plans.push(await explainQuery(database.db, provider, query, { generic: true }));
+      if (provider === "postgres")
+        plans.push(await explainQuery(database.db, provider, query, { generic: true }));
     }
     return plans;
   };
