@@ -3,7 +3,17 @@ import type { Message } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import { getDbProvider } from "./db-provider";
 import { appendEvents } from "./events";
-import { hotSqlOf, inInsertBatches, sql, sqlBool, sqlInt, sqlJson, sqlTable, sqlTime } from "./hot-sql";
+import {
+  hotSqlOf,
+  inInsertBatches,
+  sql,
+  sqlBool,
+  sqlInt,
+  sqlJoin,
+  sqlJson,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
 import { appendMissingMessages, getTranscriptTextByThread } from "./messages";
 import { newRowId } from "./row-id";
 import { createHeldRun } from "./testing/seed-people";
@@ -142,6 +152,21 @@ describe.each<TestProvider>(["sqlite", "postgres"])("hot statements on %s", (pro
     );
     const all = await read(stored + messages.length);
     expect(all.slice(stored)).toEqual(messages);
+  });
+
+  it("renders statements held in others in place, each value bound where it stands", async () => {
+    const hot = hotSqlOf(database.db);
+    const inner = sql`${sqlInt(2)} AS "b", ${"two"} AS "bText"`;
+    const listed = sqlJoin([sql`${sqlInt(4)} AS "d"`, sql`(SELECT ${sqlInt(5)}) AS "e"`], ", ");
+    const [row] = await hot.query<Record<string, unknown>>(
+      sql`SELECT ${sqlInt(1)} AS "a", ${inner}, ${sqlInt(3)} AS "c", ${listed}`,
+    );
+    expect(row).toEqual({ a: 1, b: 2, bText: "two", c: 3, d: 4, e: 5 });
+    const [matched] = await hot.query<{ n: number | bigint }>(
+      sql`SELECT count(*) AS "n" FROM ${sqlTable("User")} WHERE ${sqlJoin([sql`"id" = ${"nobody"}`, sql`"role" = ${"user"}`], " AND ")}`,
+    );
+    expect(Number(matched!.n)).toBe(0);
+    expect(() => sqlJoin([], ", ")).toThrow(/at least one/);
   });
 
   it("cuts rows into lots and makes ids shaped as Prisma's", () => {

@@ -69,17 +69,25 @@ export function inInsertBatches<T>(rows: readonly T[], size = 200): T[][] {
   return batches;
 }
 
-export interface SqlStatement {
-  strings: readonly string[];
-  parts: readonly (SqlValue | Table | Columns | List | Rows)[];
+type SqlPart = SqlValue | Table | Columns | List | Rows | SqlStatement;
+
+/** Text and values kept apart; a statement may hold others, rendered in place with their values. */
+export class SqlStatement {
+  constructor(
+    readonly strings: readonly string[],
+    readonly parts: readonly SqlPart[],
+  ) {}
 }
 
 /** A statement with its values apart from its text: `sql\`… WHERE "id" = ${id}\``. */
-export function sql(
-  strings: TemplateStringsArray,
-  ...parts: (SqlValue | Table | Columns | List | Rows)[]
-): SqlStatement {
-  return { strings, parts };
+export function sql(strings: TemplateStringsArray, ...parts: SqlPart[]): SqlStatement {
+  return new SqlStatement(strings, parts);
+}
+
+/** `statements` one after another with `separator` between them (none may be empty). */
+export function sqlJoin(statements: readonly SqlStatement[], separator: ", " | " AND "): SqlStatement {
+  if (statements.length === 0) throw new Error("sqlJoin needs at least one statement");
+  return new SqlStatement(["", ...statements.slice(1).map(() => separator), ""], statements);
 }
 
 interface Rendered {
@@ -115,16 +123,21 @@ function render(
     ];
     return `$${values.length}::${cast}`;
   };
-  let text = statement.strings[0]!;
-  statement.parts.forEach((part, index) => {
-    if (part instanceof Table) text += tableName(part.name);
-    else if (part instanceof Columns) text += part.names.map((name) => `"${name}"`).join(", ");
-    else if (part instanceof List) text += part.values.map(placeholder).join(", ");
-    else if (part instanceof Rows)
-      text += part.rows.map((row) => `(${row.map(placeholder).join(", ")})`).join(", ");
-    else text += placeholder(part);
-    text += statement.strings[index + 1]!;
-  });
+  let text = "";
+  const append = (inner: SqlStatement) => {
+    text += inner.strings[0]!;
+    inner.parts.forEach((part, index) => {
+      if (part instanceof SqlStatement) append(part);
+      else if (part instanceof Table) text += tableName(part.name);
+      else if (part instanceof Columns) text += part.names.map((name) => `"${name}"`).join(", ");
+      else if (part instanceof List) text += part.values.map(placeholder).join(", ");
+      else if (part instanceof Rows)
+        text += part.rows.map((row) => `(${row.map(placeholder).join(", ")})`).join(", ");
+      else text += placeholder(part);
+      text += inner.strings[index + 1]!;
+    });
+  };
+  append(statement);
   return { text, values };
 }
 
