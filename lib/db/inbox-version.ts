@@ -1,6 +1,6 @@
 import type { DbClient } from "./db-types";
-import { hotSqlOf, readSqlTime, sql, sqlTable } from "./hot-sql";
-import type { InboxQuery } from "./inbox-requests";
+import { hotSqlOf, readSqlTime, type SqlStatement, sql, sqlColumns, sqlJoin, sqlTable } from "./hot-sql";
+import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
 
 type VersionRow = Record<
   `${"r" | "o"}${"Open" | "Answered" | "Expired" | "Cancelled"}` | "rCount" | "oCount" | "taken",
@@ -31,52 +31,60 @@ export async function getInboxVersionByViewer({
   db: DbClient;
   viewer: InboxQuery["viewer"];
 }): Promise<string> {
-  const hot = hotSqlOf(db);
-  const R = sqlTable("Request");
-  if (viewer.role === "user") {
-    // The user's own requests: the `(ownerId, status, createdAt)` index.
-    const [row] = await hot.query<VersionRow>(sql`
-      SELECT
-        (SELECT count(*) FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open') AS "oCount",
-        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open'
-          ORDER BY "createdAt" DESC LIMIT 1) AS "oOpen",
-        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'answered'
-          ORDER BY "createdAt" DESC LIMIT 1) AS "oAnswered",
-        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'expired'
-          ORDER BY "createdAt" DESC LIMIT 1) AS "oExpired",
-        (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'cancelled'
-          ORDER BY "createdAt" DESC LIMIT 1) AS "oCancelled"`);
-    return halfVersion(row!, "o");
-  }
-  // Reviewers (and admins): every reviewers' request, by `(status, audience, createdAt)`, who has
-  // taken which by `(status, audience, takeChangedAt)`; and apart from them their own others.
-  const [row] = await hot.query<VersionRow>(sql`
-    SELECT
-      (SELECT count(*) FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers') AS "rCount",
-      (SELECT "createdAt" FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers'
-        ORDER BY "createdAt" DESC LIMIT 1) AS "rOpen",
-      (SELECT "createdAt" FROM ${R} WHERE "status" = 'answered' AND "audience" = 'reviewers'
-        ORDER BY "createdAt" DESC LIMIT 1) AS "rAnswered",
-      (SELECT "createdAt" FROM ${R} WHERE "status" = 'expired' AND "audience" = 'reviewers'
-        ORDER BY "createdAt" DESC LIMIT 1) AS "rExpired",
-      (SELECT "createdAt" FROM ${R} WHERE "status" = 'cancelled' AND "audience" = 'reviewers'
-        ORDER BY "createdAt" DESC LIMIT 1) AS "rCancelled",
-      (SELECT "takeChangedAt" FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers'
-        AND "takeChangedAt" IS NOT NULL ORDER BY "takeChangedAt" DESC LIMIT 1) AS "taken",
-      (SELECT count(*) FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open'
-        AND "audience" <> 'reviewers') AS "oCount",
-      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'open'
-        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oOpen",
-      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'answered'
-        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oAnswered",
-      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'expired'
-        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oExpired",
-      (SELECT "createdAt" FROM ${R} WHERE "ownerId" = ${viewer.id} AND "status" = 'cancelled'
-        AND "audience" <> 'reviewers' ORDER BY "createdAt" DESC LIMIT 1) AS "oCancelled"`);
+  const halves = inboxHalvesOf(viewer);
+  // A user's one half is their own ("o"); a reviewer's are the reviewers' ("r") and their own.
+  const prefixes = halves.length === 1 ? (["o"] as const) : (["r", "o"] as const);
+  const columns = halves.flatMap((half, at) => halfColumns(half, prefixes[at]!));
+  // Who has taken which of the reviewers' requests, by `(status, audience, takeChangedAt)`.
+  if (halves.length === 2)
+    columns.push(
+      newest(halfWhere(halves[0], "open", sql`AND "takeChangedAt" IS NOT NULL`), "takeChangedAt", "taken"),
+    );
+  const [row] = await hotSqlOf(db).query<VersionRow>(sql`SELECT ${sqlJoin(columns, ", ")}`);
+  if (halves.length === 1) return halfVersion(row!, "o");
   // A take (or letting go) moves the reviewers' version: they see who is on which request. A
   // take that lapses changes nothing stored; the page hides it by its own clock.
   const taken = row!.taken === null ? "" : `.${readSqlTime(row!.taken).getTime().toString(36)}`;
   return `${halfVersion(row!, "r")}${taken}|${halfVersion(row!, "o")}`;
+}
+
+const STATUSES = { Open: "open", Answered: "answered", Expired: "expired", Cancelled: "cancelled" } as const;
+const STATUS_TERMS = {
+  open: sql`"status" = 'open'`,
+  answered: sql`"status" = 'answered'`,
+  expired: sql`"status" = 'expired'`,
+  cancelled: sql`"status" = 'cancelled'`,
+} as const;
+
+/**
+ * One half's rows of one status, as `listInboxRequests` reads that half (the same `InboxHalf`),
+ * written owner, status, audience: with the audience as `<>`, SQLite (no statistics) seeks
+ * `(ownerId, status)` for the viewer's own half instead of walking `(status, audience)`.
+ */
+function halfWhere(half: InboxHalf, status: keyof typeof STATUS_TERMS, extra = sql``): SqlStatement {
+  const terms: SqlStatement[] = [];
+  if (half.ownerId !== undefined) terms.push(sql`"ownerId" = ${half.ownerId}`);
+  terms.push(STATUS_TERMS[status]);
+  if (typeof half.audience === "string") terms.push(sql`"audience" = ${half.audience}`);
+  else if (half.audience) terms.push(sql`"audience" <> ${half.audience.not}`);
+  return sql`${sqlJoin(terms, " AND ")} ${extra}`;
+}
+
+const R = sqlTable("Request");
+
+function newest(where: SqlStatement, column: "createdAt" | "takeChangedAt", alias: string): SqlStatement {
+  const c = sqlColumns([column]);
+  return sql`(SELECT ${c} FROM ${R} WHERE ${where} ORDER BY ${c} DESC LIMIT 1) AS ${sqlColumns([alias])}`;
+}
+
+/** A half's open count and its newest `createdAt` per status, each one index seek. */
+function halfColumns(half: InboxHalf, prefix: "r" | "o"): SqlStatement[] {
+  return [
+    sql`(SELECT count(*) FROM ${R} WHERE ${halfWhere(half, "open")}) AS ${sqlColumns([`${prefix}Count`])}`,
+    ...Object.entries(STATUSES).map(([name, status]) =>
+      newest(halfWhere(half, status), "createdAt", `${prefix}${name}`),
+    ),
+  ];
 }
 
 /** `<open count>.<newest createdAt of any status, base 36>` of one half. */
