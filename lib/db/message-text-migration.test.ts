@@ -48,7 +48,8 @@ describe("the message text migration on postgres", () => {
         withMessages: true,
       });
       const { applied } = await migrateDatabase({ url: temp.url });
-      expect(applied).toEqual([migration]);
+      // This one first, then whatever came after it.
+      expect(applied[0]).toBe(migration);
 
       const stored = (await getRunById({ db, runId }))!.checkpoint!;
       const loaded = (await loadRunCheckpoint({ db, threadId, stored })) as CheckpointParts;
