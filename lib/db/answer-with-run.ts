@@ -5,6 +5,7 @@ import { auditEntryColumns, auditEntryValues } from "./audit";
 import type { DbClient } from "./db-types";
 import { prepareEvents } from "./events";
 import { hotSqlOf, sql, sqlBool, sqlColumns, sqlInt, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import { postgresTranscriptText } from "./messages";
 import { newRowId } from "./row-id";
 import { RUN_ROW_COLUMNS, storedRunOfReturned } from "./run-leases";
 import type { RunRow, StoredRun } from "./runs";
@@ -68,6 +69,8 @@ export async function answerWithRun({
   const message = webhookMessageOf(occurrence, createdAt);
   const deliveryIds = Array.from({ length: DELIVERIES_PER_STATEMENT }, (_, k) => [newRowId(), sqlInt(k + 1)]);
   const at = sqlTime(resolvedAt);
+  // The messages a run this answer takes refers to; none when it does not take it.
+  const resumedUpTo = sql`CASE WHEN "run"."status" = 'running' THEN ("run"."checkpoint"->>'messageCount')::int4 END`;
   const written = sqlTime(createdAt);
   // "free": this answer may take the run (a lease to take it under, and no other request of it
   // open by the rows); it does when the count says this was the last one as well. A run that
@@ -134,15 +137,10 @@ export async function answerWithRun({
       (SELECT count(*)::int4 FROM "claimed") AS "claimed",
       (SELECT count(*)::int4 FROM "subscribed") AS "subscribers",
       (SELECT "seq" FROM "event") AS "seq",
-      "t"."count" AS "transcriptCount", "t"."text" AS "transcript"
+      "t"."found" AS "transcriptCount", "t"."text" AS "transcript"
     FROM (SELECT 1) AS "one" LEFT JOIN "run" ON true
     -- What a run this answer takes resumes from: its rows' text as written (ADR 0052).
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int4 AS "count", string_agg("m"."content"::text, ',' ORDER BY "m"."seq") AS "text"
-      FROM ${sqlTable("Message")} AS "m"
-      WHERE "run"."status" = 'running' AND "m"."threadId" = ${threadId}
-        AND "m"."seq" <= ("run"."checkpoint"->>'messageCount')::int4
-    ) AS "t"`);
+    CROSS JOIN LATERAL (${postgresTranscriptText(threadId, resumedUpTo)}) AS "t"`);
   if (!result || Number(result.locked) !== 1) return { status: "run_not_waiting" };
   if (Number(result.claimed) !== 1) {
     return Number(result.subscribers) > DELIVERIES_PER_STATEMENT ? { status: "crowded" } : { status: "lost" };

@@ -6,6 +6,7 @@ import {
   type HotSql,
   hotSqlOf,
   inInsertBatches,
+  type SqlStatement,
   sql,
   sqlInt,
   sqlJsonText,
@@ -104,12 +105,22 @@ export async function getTranscriptTextByThread({
   const [row] = await hot.query<{ found: number | bigint; text: string | null }>(
     hot.provider === "sqlite"
       ? sql`SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)} ORDER BY "seq" LIMIT ${sqlInt(count)})`
-      : sql`SELECT count(*)::int4 AS "found", string_agg("content"::text, ',' ORDER BY "seq") AS "text" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`,
+      : postgresTranscriptText(threadId, sql`${sqlInt(count)}`),
   );
   const found = Number(row?.found ?? 0);
   if (found !== count)
     throw new Error(`thread ${threadId} holds ${found} of the ${count} messages its run refers to`);
   return row!.text ?? "";
+}
+
+/**
+ * PostgreSQL: `"found"` and `"text"` of the first `upTo` message rows of a thread, their texts
+ * as written joined by "," in seq order; `upTo` may be an expression of the statement it is put
+ * in (the answer's statement reads the run's own count), and null reads none.
+ */
+export function postgresTranscriptText(threadId: string, upTo: SqlStatement): SqlStatement {
+  return sql`SELECT count(*)::int4 AS "found", string_agg("content"::text, ',' ORDER BY "seq") AS "text"
+    FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${upTo}`;
 }
 
 export async function listMessagesByThread({
