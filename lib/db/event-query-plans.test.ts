@@ -5,7 +5,7 @@ import {
   getFirstEventSeqByRun,
   listSupersededMarkersByRun,
 } from "./events";
-import { explainQuery } from "./testing/explain-query";
+import { plansOfStatements } from "./testing/explain-query";
 import { createLoggedDb } from "./testing/logged-db";
 import { expectNoScan } from "./testing/plan-checks";
 import { createHeldRun } from "./testing/seed-people";
@@ -41,17 +41,11 @@ describe.each(["sqlite", "postgres"] as const)("query plans of a run's events (%
     await database?.drop();
   });
 
-  // Each statement's plans; on PostgreSQL also the generic plan a named statement settles on.
+  // Each statement's plans, the generic one too on PostgreSQL (see `plansOfStatements`).
   const plansOf = async (work: () => Promise<unknown>) => {
     logged.queries.length = 0;
     await work();
-    const plans: string[][] = [];
-    for (const query of logged.queries) {
-      plans.push(await explainQuery(database.db, provider, query));
-      if (provider === "postgres")
-        plans.push(await explainQuery(database.db, provider, query, { generic: true }));
-    }
-    return plans;
+    return (await plansOfStatements(database.db, provider, logged.queries)).flat();
   };
 
   const index = (name: string) =>

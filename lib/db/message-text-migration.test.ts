@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createCheckpoint, verifyCheckpointParts } from "@/lib/toolnexus/checkpoint";
+import { verifyCheckpointParts } from "@/lib/toolnexus/checkpoint";
 import type { CheckpointParts, Message } from "@/lib/toolnexus/types";
 import { createDb } from "./client";
 import { migrateDatabase } from "./migrate-database";
 import { getRunById, loadRunCheckpoint, saveRunCheckpoint } from "./runs";
 import { createTempDatabase } from "./temp-database";
+import { testCheckpointOf } from "./testing/checkpoints";
 import { createHeldRun } from "./testing/seed-people";
 
 // PostgreSQL's Message.content went from jsonb to json (ADR 0052). Runs parked before keep
@@ -28,16 +29,7 @@ describe("the message text migration on postgres", () => {
           toolCalls: [{ id: "c1", name: "deploy", args: { target: "prod", steps: [1, 2] } }],
         },
       ];
-      const checkpoint = createCheckpoint({
-        version: 1,
-        runId,
-        model: "test",
-        messages,
-        slots: [],
-        toolCalls: [],
-        turns: 1,
-        usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
-      });
+      const checkpoint = testCheckpointOf(runId, messages);
       await saveRunCheckpoint({
         db,
         runId,

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  canonicalJson,
-  createCheckpoint,
-  verifyCheckpoint,
-  verifyCheckpointParts,
-} from "@/lib/toolnexus/checkpoint";
+import { canonicalJson, verifyCheckpoint, verifyCheckpointParts } from "@/lib/toolnexus/checkpoint";
 import type { Checkpoint, CheckpointParts, Message } from "@/lib/toolnexus/types";
 import { getTranscriptTextByThread } from "./messages";
 import { getRunById, loadRunCheckpoint, type StoredCheckpoint, saveRunCheckpoint } from "./runs";
+import { testCheckpointOf } from "./testing/checkpoints";
 import { explainQuery } from "./testing/explain-query";
 import { createLoggedDb } from "./testing/logged-db";
 import { expectNoScan } from "./testing/plan-checks";
@@ -19,17 +15,7 @@ import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 const canonicalTexts = (checkpoint: Checkpoint) => checkpoint.messages.map((m) => canonicalJson(m)).join(",");
 
-const checkpointOf = (runId: string, messages: Message[]): Checkpoint =>
-  createCheckpoint({
-    version: 1,
-    runId,
-    model: "test",
-    messages,
-    slots: [],
-    toolCalls: [],
-    turns: messages.length,
-    usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
-  });
+const checkpointOf = testCheckpointOf;
 
 // What `client.resume` does with either form storage hands back.
 const verifyLoaded = (loaded: Checkpoint | CheckpointParts) =>
@@ -55,6 +41,18 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
       withMessages,
     });
     expect(events).toEqual([]);
+  };
+
+  // A run whose stored checkpoint refers to two message rows: "hello", then "fine".
+  const savedHelloFine = async () => {
+    const { threadId, runId } = await createHeldRun(database.db, "me");
+    const checkpoint = checkpointOf(runId, [
+      { role: "user", content: "hello" },
+      { role: "assistant", content: "fine" },
+    ]);
+    await save(threadId, runId, checkpoint);
+    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    return { threadId, checkpoint, stored };
   };
 
   it("stores no transcript on the run's row and puts the whole checkpoint back together", async () => {
@@ -172,13 +170,7 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
   });
 
   it("fails verification when a row of the transcript was changed, and refuses a short transcript", async () => {
-    const { threadId, runId } = await createHeldRun(database.db, "me");
-    const checkpoint = checkpointOf(runId, [
-      { role: "user", content: "hello" },
-      { role: "assistant", content: "fine" },
-    ]);
-    await save(threadId, runId, checkpoint);
-    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const { threadId, stored } = await savedHelloFine();
     await database.db.message.update({
       where: { threadId_seq: { threadId, seq: 2 } },
       data: { content: { role: "assistant", content: "transfer everything" } },
@@ -192,13 +184,7 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
   });
 
   it("takes a transcript its run's claim read only when it is all there, and verifies it like any", async () => {
-    const { threadId, runId } = await createHeldRun(database.db, "me");
-    const checkpoint = checkpointOf(runId, [
-      { role: "user", content: "hello" },
-      { role: "assistant", content: "fine" },
-    ]);
-    await save(threadId, runId, checkpoint);
-    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const { threadId, checkpoint, stored } = await savedHelloFine();
     const load = (messages: Message[]) =>
       loadRunCheckpoint({
         db: database.db,
@@ -218,13 +204,7 @@ describe.each(["sqlite", "postgres"] as const)("stored checkpoints (%s)", (provi
   });
 
   it("judges rows not spelled canonically (as PostgreSQL's jsonb gave them) by their values", async () => {
-    const { threadId, runId } = await createHeldRun(database.db, "me");
-    const checkpoint = checkpointOf(runId, [
-      { role: "user", content: "hello" },
-      { role: "assistant", content: "fine" },
-    ]);
-    await save(threadId, runId, checkpoint);
-    const stored = (await getRunById({ db: database.db, runId }))!.checkpoint!;
+    const { threadId, checkpoint, stored } = await savedHelloFine();
     const respell = (text: string) =>
       database.db.$executeRawUnsafe(
         provider === "sqlite"

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { claimRequest } from "./claim-request";
 import { listDueRequests } from "./requests";
 import { claimParkedRun, listOrphanedRuns } from "./run-leases";
-import { explainQuery } from "./testing/explain-query";
-import { createLoggedDb, type LoggedQuery } from "./testing/logged-db";
+import { plansOfStatements } from "./testing/explain-query";
+import { createLoggedDb } from "./testing/logged-db";
 import { expectNoScan } from "./testing/plan-checks";
 import { seedParkedRuns } from "./testing/seed-parked-runs";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
@@ -12,9 +12,6 @@ import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 // bounded by what they return, never every parked run or every open request. These tests ask the
 // database how it plans exactly the SQL Prisma sends (PostgreSQL with sequential scans priced out,
 // so that a plan needing one shows it even on a small table).
-
-const statements = (queries: LoggedQuery[]) =>
-  queries.filter((query) => !/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(query.sql.trim()));
 
 // Tables of settings an admin keeps by hand (a few rows, whatever the load): reading all of
 // them is what an event's webhook fan-out means, and their size does not grow with runs.
@@ -38,21 +35,11 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the sweeps and cl
     await database?.drop();
   });
 
-  // Each statement's plans, one line a step: on PostgreSQL the plan for its values and the
-  // generic plan a named statement settles on (ADR 0050), either of which could bring a scan back.
+  // Each statement's plans, one line a step (see `plansOfStatements`).
   const plansOf = async (work: () => Promise<unknown>) => {
     logged.queries.length = 0;
     await work();
-    const plans: string[][][] = [];
-    for (const query of statements(logged.queries)) {
-      const custom = await explainQuery(database.db, provider, query);
-      plans.push(
-        provider === "postgres"
-          ? [custom, await explainQuery(database.db, provider, query, { generic: true })]
-          : [custom],
-      );
-    }
-    return plans;
+    return plansOfStatements(database.db, provider, logged.queries);
   };
 
   test("the recovery sweep reads only the lapsed and the ready runs, from their indexes", async () => {

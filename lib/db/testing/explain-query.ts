@@ -55,3 +55,26 @@ function literal(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return `'${text.replaceAll("'", "''")}'`;
 }
+
+/**
+ * The plans of each statement of `queries` (transaction control left out): on PostgreSQL the
+ * plan for its values and the generic plan a named statement settles on (ADR 0050), either of
+ * which could bring a scan back; on SQLite its one plan.
+ */
+export async function plansOfStatements(
+  db: DbClient,
+  provider: TestProvider,
+  queries: readonly LoggedQuery[],
+): Promise<string[][][]> {
+  const plans: string[][][] = [];
+  for (const query of queries) {
+    if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(query.sql.trim())) continue;
+    const custom = await explainQuery(db, provider, query);
+    plans.push(
+      provider === "postgres"
+        ? [custom, await explainQuery(db, provider, query, { generic: true })]
+        : [custom],
+    );
+  }
+  return plans;
+}
