@@ -229,4 +229,54 @@ describe("two app processes on one PostgreSQL", () => {
     await here.close();
     await there.close();
   });
+  it("sends overlapping publishes and signals one statement at a time, every thread at its highest seq", async () => {
+    const here = await createPostgresEventBus({ connectionString: database.url, instanceId: "here" });
+    const there = await createPostgresEventBus({ connectionString: database.url, instanceId: "there" });
+    const highest = new Map<string, number>();
+    let signalsHeard = 0;
+    const expected = 40;
+    let allHeard!: () => void;
+    const heardAll = new Promise<void>((resolve) => {
+      allHeard = resolve;
+    });
+    const check = () => {
+      if (signalsHeard === 5 && highest.size === expected && [...highest.values()].every((seq) => seq === 3))
+        allHeard();
+    };
+    here.listenAll((notice) => {
+      highest.set(notice.threadId, Math.max(notice.seq, highest.get(notice.threadId) ?? 0));
+      check();
+    });
+    here.listenSignals(() => {
+      signalsHeard += 1;
+      check();
+    });
+    // Watches the real client: a query issued on the LISTEN connection while another is out.
+    const query = pg.Client.prototype.query;
+    let overlapping = 0;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const self = this as unknown as {
+        _activeQuery: unknown;
+        connectionParameters: { application_name?: string };
+      };
+      if (self.connectionParameters.application_name === "toolnexus-events" && self._activeQuery)
+        overlapping += 1;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await Promise.all([
+        ...Array.from({ length: expected }, (_, k) =>
+          there.publish({ threadId: `busy-${k}`, seq: 2 }, { threadId: `busy-${k}`, seq: 1 }),
+        ),
+        ...Array.from({ length: expected }, (_, k) => there.publish({ threadId: `busy-${k}`, seq: 3 })),
+        ...Array.from({ length: 5 }, (_, k) => there.signal({ type: "run_cancelled", runId: `run-${k}` })),
+      ]);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    await heardAll;
+    expect(overlapping).toBe(0);
+    await here.close();
+    await there.close();
+  });
 });

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { createMemoryEventBus, type EngineSignal, type EventBus } from "./event-bus";
+import { createNotifyQueue, type QueuedNotice } from "./notify-queue";
 
 // Several app processes sharing one PostgreSQL learn about each other's events through
 // LISTEN/NOTIFY. A notification carries only the thread id and seq (NOTIFY payloads are
@@ -90,28 +91,37 @@ export async function createPostgresEventBus({
   };
 
   await connect();
+  // One statement for a whole batch: pg_notify once per payload, in the batch's order.
+  const notices = createNotifyQueue(async (payloads) => {
+    await client?.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [channel, payloads]);
+  });
+  let signals = 0;
 
   return {
-    async publish(...notices) {
-      const highest = new Map<string, number>();
-      for (const notice of notices) {
+    async publish(...published) {
+      const queued: QueuedNotice[] = [];
+      for (const notice of published) {
         local.deliver(notice);
-        highest.set(notice.threadId, Math.max(notice.seq, highest.get(notice.threadId) ?? 0));
+        const { threadId, seq } = notice;
+        queued.push({
+          key: `t:${threadId}`,
+          seq,
+          payload: JSON.stringify({ i: instanceId, t: threadId, s: seq }),
+        });
       }
       // A remote subscriber reads every row up to the seq it is told, so one NOTIFY per thread
       // covers a whole commit. A lost one only delays it until the next; the rows are committed.
-      for (const [threadId, seq] of highest) {
-        const payload = JSON.stringify({ i: instanceId, t: threadId, s: seq });
-        await client?.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
-      }
+      await notices.notify(queued);
     },
     listen: local.listen,
     listenAll: local.listenAll,
     async signal(message) {
       // Heard here at once; the others hear it through the same channel as thread notices.
       local.deliverSignal(message);
-      const payload = JSON.stringify({ i: instanceId, g: message });
-      await client?.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
+      signals += 1;
+      await notices.notify([
+        { key: `g:${signals}`, seq: 0, payload: JSON.stringify({ i: instanceId, g: message }) },
+      ]);
     },
     listenSignals: local.listenSignals,
     async close() {
