@@ -26,7 +26,7 @@ function recordingSend() {
   return { send, batches, releaseNext, overlaps: () => overlaps };
 }
 
-const notice = (thread: string, seq: number) => ({ key: thread, seq, payload: `${thread}@${seq}` });
+const notice = (thread: string, seq: number) => ({ key: thread, seq, payload: () => `${thread}@${seq}` });
 
 describe("the NOTIFY queue", () => {
   it("sends the first notices at once, and never a statement while another is out", async () => {

@@ -3,11 +3,14 @@
 // them. Publishes overlap whenever runs commit concurrently, so they go through this queue: one
 // statement out at a time, and whatever arrives meanwhile goes out together in the next.
 
-/** One notification to send; of several with the same `key`, only the highest `seq` is sent. */
+/**
+ * One notification to send. Of several queued with the same `key`, only the highest `seq` is
+ * sent; one without a key is never folded. `payload` is made only for the notices sent.
+ */
 export interface QueuedNotice {
-  key: string;
+  key?: string;
   seq: number;
-  payload: string;
+  payload: () => string;
 }
 
 export interface NotifyQueue {
@@ -23,14 +26,14 @@ export interface NotifyQueue {
  * folds repeats of a signal (each asks for the same re-check).
  */
 export function createNotifyQueue(send: (payloads: string[]) => Promise<void>): NotifyQueue {
-  let queued = new Map<string, QueuedNotice>();
+  let queued = new Map<string | symbol, QueuedNotice>();
   let waiting: (() => void)[] = [];
   let sending = false;
 
   const drain = async () => {
     sending = true;
     while (queued.size > 0) {
-      const batch = [...queued.values()].map((notice) => notice.payload);
+      const batch = [...queued.values()].map((notice) => notice.payload());
       const sent = waiting;
       queued = new Map();
       waiting = [];
@@ -44,8 +47,8 @@ export function createNotifyQueue(send: (payloads: string[]) => Promise<void>): 
     notify(notices) {
       if (notices.length === 0) return Promise.resolve();
       for (const notice of notices) {
-        const before = queued.get(notice.key);
-        if (!before || before.seq < notice.seq) queued.set(notice.key, notice);
+        const before = notice.key === undefined ? undefined : queued.get(notice.key);
+        if (!before || before.seq < notice.seq) queued.set(notice.key ?? Symbol(), notice);
       }
       const done = new Promise<void>((resolve) => waiting.push(resolve));
       if (!sending) void drain();

@@ -95,7 +95,6 @@ export async function createPostgresEventBus({
   const notices = createNotifyQueue(async (payloads) => {
     await client?.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [channel, payloads]);
   });
-  let signals = 0;
 
   return {
     async publish(...published) {
@@ -104,9 +103,9 @@ export async function createPostgresEventBus({
         local.deliver(notice);
         const { threadId, seq } = notice;
         queued.push({
-          key: `t:${threadId}`,
+          key: threadId,
           seq,
-          payload: JSON.stringify({ i: instanceId, t: threadId, s: seq }),
+          payload: () => JSON.stringify({ i: instanceId, t: threadId, s: seq }),
         });
       }
       // A remote subscriber reads every row up to the seq it is told, so one NOTIFY per thread
@@ -118,10 +117,7 @@ export async function createPostgresEventBus({
     async signal(message) {
       // Heard here at once; the others hear it through the same channel as thread notices.
       local.deliverSignal(message);
-      signals += 1;
-      await notices.notify([
-        { key: `g:${signals}`, seq: 0, payload: JSON.stringify({ i: instanceId, g: message }) },
-      ]);
+      await notices.notify([{ seq: 0, payload: () => JSON.stringify({ i: instanceId, g: message }) }]);
     },
     listenSignals: local.listenSignals,
     async close() {
