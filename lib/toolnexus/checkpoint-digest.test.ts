@@ -22,8 +22,8 @@ const history = (count: number): Message[] =>
       : { role: "assistant", content: `answer ${i}: ${"it was rolled out in two stages; ".repeat(8)}` },
   );
 
-const halted = (messages: Message[]): Omit<Checkpoint, "digest"> => ({
-  version: 1,
+const haltedOf = (messages: Message[], version: 1 | 2 = 1): Omit<Checkpoint, "digest"> => ({
+  version,
   runId: "run-1",
   model: "m",
   messages: [
@@ -40,6 +40,8 @@ const halted = (messages: Message[]): Omit<Checkpoint, "digest"> => ({
   turns: 1,
   usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
 });
+
+const halted = (messages: Message[], version: 1 | 2 = 1) => haltedOf(messages, version);
 
 const partsOf = ({ messages, ...rest }: Checkpoint): CheckpointParts => ({
   ...rest,
@@ -83,24 +85,52 @@ describe("checkpoint digests", () => {
       expect(digestOf(text, key)).toBe(`hmac-sha256:${createHmac("sha256", key).update(text).digest("hex")}`);
   });
 
-  it("with a transcript cache, a safe point hashes and serializes only the messages added since", () => {
-    const state = halted(history(400));
-    const cache = createTranscriptCache();
-    createCheckpoint(state, "key", cache);
-    const whole = canonicalJson(state).length;
-    state.messages.push({ role: "tool", toolCallId: "c1", name: "deploy", content: "done", isError: false });
-    state.slots = [];
-    let next: Checkpoint | undefined;
-    const work = workOf(() => {
-      next = createCheckpoint(state, "key", cache);
-    });
-    expect(next).toEqual(createCheckpoint(state, "key"));
-    expect(work.hashed).toBeLessThan(whole / 20);
-    expect(work.serialized).toBeLessThan(whole / 20);
+  it("of version 2 are two-level: the transcript's SHA-256, then the rest's with it", () => {
+    const state = halted(history(3), 2);
+    const array = `[${state.messages.map((m) => canonicalJson(m)).join(",")}]`;
+    const transcriptDigest = `sha256:${createHash("sha256").update(array).digest("hex")}`;
+    const { messages: _messages, ...rest } = state;
+    const headText = canonicalJson({ ...rest, transcriptDigest });
+    for (const key of [undefined, "k"]) {
+      const checkpoint = createCheckpoint(state, key, key ? createTranscriptCache() : undefined);
+      expect(checkpoint.transcriptDigest).toBe(transcriptDigest);
+      expect(checkpoint.digest).toBe(
+        key
+          ? `hmac-sha256:${createHmac("sha256", key).update(headText).digest("hex")}`
+          : `sha256:${createHash("sha256").update(headText).digest("hex")}`,
+      );
+      expect(verifyCheckpoint(JSON.parse(JSON.stringify(checkpoint)), key)).toEqual(checkpoint);
+    }
   });
+
+  it.each([1, 2] as const)(
+    "with a transcript cache, a safe point of version %i hashes and serializes only the messages added since",
+    (version) => {
+      const state = halted(history(400), version);
+      const cache = createTranscriptCache();
+      createCheckpoint(state, "key", cache);
+      const whole = canonicalJson(state).length;
+      state.messages.push({
+        role: "tool",
+        toolCallId: "c1",
+        name: "deploy",
+        content: "done",
+        isError: false,
+      });
+      state.slots = [];
+      let next: Checkpoint | undefined;
+      const work = workOf(() => {
+        next = createCheckpoint(state, "key", cache);
+      });
+      expect(next).toEqual(createCheckpoint(state, "key"));
+      expect(work.hashed).toBeLessThan(whole / 20);
+      expect(work.serialized).toBeLessThan(whole / 20);
+    },
+  );
 });
 
-describe("verifyCheckpointParts", () => {
+describe.each([1, 2] as const)("verifyCheckpointParts (version %i)", (version) => {
+  const halted = (messages: Message[]) => haltedOf(messages, version);
   it("verifies a transcript given as text without serializing it, and returns the same checkpoint", () => {
     for (const key of [undefined, "key"]) {
       const checkpoint = createCheckpoint(halted(history(400)), key);

@@ -54,11 +54,20 @@ export function tailAfterMessages(restText: string, rest: object): string | null
 
 export const MESSAGES_OPENING = '{"messages":[';
 
+/** Where a version-2 transcript digest starts: the messages as one JSON array, unkeyed. */
+export const ARRAY_OPENING = "[";
+
+/** Version 2's `transcriptDigest`, from the hash state after `[` and every message's text. */
+export function finishTranscriptDigest(hash: Hash): string {
+  return `sha256:${hash.copy().update("]").digest("hex")}`;
+}
+
 /**
  * What one run's earlier snapshots did already, so its next safe point serializes and hashes
  * only the messages added since: a run's transcript only grows (messages are appended whole,
- * never edited). `hash` has taken in the opening and the canonical texts of every cached
- * message, under `key`; a checkpoint's digest finishes a copy of it. `copies` are frozen,
+ * never edited). `hash` has taken in `opening` and the canonical texts of every cached
+ * message, under `key`; a checkpoint's digest finishes a copy of it (version 1: the whole
+ * checkpoint's, keyed; version 2: the transcript's own, `[` and no key). `copies` are frozen,
  * detached copies shared by every later checkpoint. Entries are matched by identity on every
  * use, and a transcript that differs from the cached one is hashed again from the start and
  * serialized again from the first message that differs, so a stale entry never reaches a
@@ -68,11 +77,12 @@ export interface TranscriptCache {
   refs: Message[];
   copies: Message[];
   key: string | undefined;
+  opening: string;
   hash: Hash | null;
 }
 
 export function createTranscriptCache(): TranscriptCache {
-  return { refs: [], copies: [], key: undefined, hash: null };
+  return { refs: [], copies: [], key: undefined, opening: ARRAY_OPENING, hash: null };
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -83,19 +93,25 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Brings `cache` up to `messages` under `key`; returns the hash state after the transcript. */
+/**
+ * Brings `cache` up to `messages`, hashed after `opening` under `key`; returns the hash state
+ * after the transcript.
+ */
 export function syncTranscript(
   cache: TranscriptCache,
   messages: readonly Message[],
   key: string | undefined,
+  opening: string,
 ): Hash {
   let same = 0;
   const shared = Math.min(cache.refs.length, messages.length);
   while (same < shared && cache.refs[same] === messages[same]) same += 1;
-  if (cache.hash === null || cache.key !== key || same < cache.refs.length) {
-    // Rare: the transcript shrank or changed, or the key did. The kept copies are still exact.
-    cache.hash = startDigest(key).update(MESSAGES_OPENING);
+  if (cache.hash === null || cache.key !== key || cache.opening !== opening || same < cache.refs.length) {
+    // Rare: the transcript shrank or changed, or the key or the form did (a run resumed from a
+    // version-1 checkpoint snapshots version 2). The kept copies are still exact.
+    cache.hash = startDigest(key).update(opening);
     cache.key = key;
+    cache.opening = opening;
     for (let i = 0; i < same; i += 1)
       cache.hash.update(`${i > 0 ? "," : ""}${canonicalJson(cache.copies[i])}`);
   }

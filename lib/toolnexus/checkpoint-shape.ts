@@ -232,7 +232,8 @@ function recordedCall(from: Plain, path: Path): Checkpoint["toolCalls"][number] 
 export function readCheckpointShape(value: unknown, { copyMessages }: { copyMessages: boolean }): Checkpoint {
   const path: Path = [];
   const from = object(value, path);
-  if (from.version !== 1) fail(["version"], "expected 1");
+  const version = from.version;
+  if (version !== 1 && version !== 2) fail(["version"], "expected 1 or 2");
   const runId = string(from.runId, path, "runId", true);
   const model = string(from.model, path, "model");
   let messages: Message[] = [];
@@ -243,8 +244,8 @@ export function readCheckpointShape(value: unknown, { copyMessages }: { copyMess
   const turns = from.turns;
   if (typeof turns !== "number" || !Number.isSafeInteger(turns) || turns < 0)
     fail(["turns"], "expected a non-negative integer");
-  return {
-    version: 1,
+  const head: Omit<Checkpoint, "digest" | "transcriptDigest"> = {
+    version,
     runId,
     model,
     messages,
@@ -252,6 +253,13 @@ export function readCheckpointShape(value: unknown, { copyMessages }: { copyMess
     toolCalls,
     turns,
     usage: nested(from.usage, path, "usage", usage),
-    digest: string(from.digest, path, "digest"),
   };
+  if (version === 1) return { ...head, digest: string(from.digest, path, "digest") };
+  const transcriptDigest = string(from.transcriptDigest, path, "transcriptDigest", true);
+  return { ...head, transcriptDigest, digest: string(from.digest, path, "digest") };
+}
+
+/** Checks messages a caller parsed itself (a transcript handed over as text), keeping them as they are. */
+export function checkTranscriptShape(messages: unknown): void {
+  list(messages, [], "messages", checkMessage);
 }

@@ -1,16 +1,18 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import {
+  ARRAY_OPENING,
   canonicalJson,
   deepFreeze,
   digestOf,
   finishDigest,
+  finishTranscriptDigest,
   MESSAGES_OPENING,
   startDigest,
   syncTranscript,
   type TranscriptCache,
   tailAfterMessages,
 } from "./checkpoint-digest";
-import { CheckpointShapeIssue, readCheckpointShape } from "./checkpoint-shape";
+import { CheckpointShapeIssue, checkTranscriptShape, readCheckpointShape } from "./checkpoint-shape";
 import { ToolnexusError } from "./errors";
 import type { Checkpoint, CheckpointParts, Message } from "./types";
 
@@ -33,7 +35,8 @@ function slotsInOrder(slots: CheckpointBody["slots"]): CheckpointBody["slots"] {
  * either way, computed over the same canonical text.
  */
 export function createCheckpoint(body: CheckpointBody, key?: string, cache?: TranscriptCache): Checkpoint {
-  const { digest: _ignored, ...whole } = body as Checkpoint;
+  const { digest: _ignored, transcriptDigest: _derived, ...whole } = body as Checkpoint;
+  if (whole.version === 2) return createTwoLevel(whole, key, cache);
   if (!cache) {
     const canonical = canonicalJson(whole);
     // Parsing the canonical text back yields exactly what a JSON round trip will, so the digest
@@ -48,13 +51,38 @@ export function createCheckpoint(body: CheckpointBody, key?: string, cache?: Tra
   const restText = canonicalJson(rest);
   const tail = tailAfterMessages(restText, rest);
   // The cache's hash has taken in every message already; a copy of it finishes this digest.
-  const transcript = syncTranscript(cache, messages, key);
+  const transcript = syncTranscript(cache, messages, key, MESSAGES_OPENING);
   return {
     messages: cache.copies.slice(),
     ...(JSON.parse(restText) as Omit<CheckpointBody, "messages">),
     slots: slotsInOrder(rest.slots),
     digest:
       tail === null ? digestOf(canonicalJson(whole), key) : finishDigest(transcript.copy().update(tail), key),
+  };
+}
+
+/**
+ * A version-2 checkpoint: the transcript's own digest, then the digest of the rest with it.
+ * Without a cache the messages come back as parsed from their canonical text, as version 1's do.
+ */
+function createTwoLevel(whole: CheckpointBody, key: string | undefined, cache?: TranscriptCache): Checkpoint {
+  const { messages, ...rest } = whole;
+  let copies: Message[];
+  let transcriptDigest: string;
+  if (cache) {
+    transcriptDigest = finishTranscriptDigest(syncTranscript(cache, messages, undefined, ARRAY_OPENING));
+    copies = cache.copies.slice();
+  } else {
+    const text = messages.map((message) => canonicalJson(message)).join(",");
+    transcriptDigest = finishTranscriptDigest(createHash("sha256").update(ARRAY_OPENING).update(text));
+    copies = JSON.parse(`[${text}]`) as Message[];
+  }
+  const headText = canonicalJson({ ...rest, transcriptDigest });
+  return {
+    messages: copies,
+    ...(JSON.parse(headText) as Omit<Checkpoint, "messages" | "digest">),
+    slots: slotsInOrder(rest.slots),
+    digest: digestOf(headText, key),
   };
 }
 
@@ -78,11 +106,80 @@ function shapeOf(value: unknown, copyMessages: boolean): Checkpoint {
 export function verifyCheckpoint(value: unknown, key?: string): Checkpoint {
   const checkpoint = shapeOf(value, true);
   const { digest, ...rest } = value as Checkpoint;
-  if (!sameDigest(digest, digestOf(canonicalJson(rest), key))) {
-    throw new ToolnexusError("checkpoint:tampered", "Checkpoint digest does not match its contents");
-  }
+  if (checkpoint.version === 2) {
+    const { messages, ...head } = rest;
+    const text = messages.map((message) => canonicalJson(message)).join(",");
+    const transcript = finishTranscriptDigest(createHash("sha256").update(ARRAY_OPENING).update(text));
+    if (!sameDigest(head.transcriptDigest ?? "", transcript)) throw tampered();
+    if (!sameDigest(digest, digestOf(canonicalJson(head), key))) throw tampered();
+  } else if (!sameDigest(digest, digestOf(canonicalJson(rest), key))) throw tampered();
   assertConsistent(checkpoint);
   return structuredClone(checkpoint);
+}
+
+function tampered(): ToolnexusError {
+  return new ToolnexusError("checkpoint:tampered", "Checkpoint digest does not match its contents");
+}
+
+/**
+ * Everything of a version-2 checkpoint but its transcript, verified on its own (its digest
+ * covers the transcript's digest, not the messages): a private copy with no messages. The
+ * transcript is checked later against it by `verifyTranscriptText`.
+ */
+export function verifyCheckpointHead(value: unknown, key?: string): Checkpoint {
+  const {
+    digest,
+    transcript: _text,
+    loadTranscript: _load,
+    ...head
+  } = (value ?? {}) as Record<string, unknown>;
+  const checked = shapeOf({ ...head, messages: [], digest }, false);
+  if (checked.version !== 2)
+    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: version: expected 2");
+  if (!sameDigest(checked.digest, digestOf(canonicalJson(head), key))) throw tampered();
+  return structuredClone(checked);
+}
+
+/**
+ * A version-2 transcript handed over as the canonical texts of its messages joined by ",":
+ * checked against the verified head's `transcriptDigest` as it stands and parsed once; the
+ * messages come back frozen. A text that is not canonical (rows stored before a host kept them
+ * so) is judged on its values. Given a `cache`, it is left as though this process had
+ * snapshotted the messages itself, so the resumed run's safe points hash only what it adds.
+ */
+export function verifyTranscriptText(head: Checkpoint, text: unknown, cache?: TranscriptCache): Message[] {
+  if (typeof text !== "string")
+    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: expected a string");
+  let messages: Message[];
+  try {
+    messages = JSON.parse(`[${text}]`) as Message[];
+  } catch {
+    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: not JSON");
+  }
+  try {
+    checkTranscriptShape(messages);
+  } catch (error) {
+    if (!(error instanceof CheckpointShapeIssue)) throw error;
+    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${error.message}`);
+  }
+  let hash = createHash("sha256").update(ARRAY_OPENING).update(text);
+  if (!sameDigest(head.transcriptDigest ?? "", finishTranscriptDigest(hash))) {
+    const canonical = messages.map((message) => canonicalJson(message)).join(",");
+    hash = createHash("sha256").update(ARRAY_OPENING).update(canonical);
+    if (canonical === text || !sameDigest(head.transcriptDigest ?? "", finishTranscriptDigest(hash)))
+      throw tampered();
+  }
+  deepFreeze(messages);
+  assertConsistent({ ...head, messages });
+  if (cache)
+    Object.assign(cache, {
+      refs: messages.slice(),
+      copies: messages.slice(),
+      key: undefined,
+      opening: ARRAY_OPENING,
+      hash,
+    });
+  return messages;
 }
 
 function assertConsistent(checkpoint: Checkpoint): void {
@@ -112,6 +209,10 @@ export function verifyCheckpointParts(value: unknown, key?: string, cache?: Tran
   const transcript = (value as Partial<CheckpointParts> | null)?.transcript;
   if (typeof transcript !== "string")
     throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: expected a string");
+  if ((value as Partial<CheckpointParts>).version === 2) {
+    const head = verifyCheckpointHead(value, key);
+    return { ...head, messages: verifyTranscriptText(head, transcript, cache).slice() };
+  }
   const { transcript: _text, digest, ...rest } = value as CheckpointParts;
   let messages: Message[];
   try {
@@ -130,6 +231,13 @@ export function verifyCheckpointParts(value: unknown, key?: string, cache?: Tran
   const { messages: _none, ...checkedRest } = checked;
   const checkpoint: Checkpoint = { ...structuredClone(checkedRest), messages: deepFreeze(messages).slice() };
   assertConsistent(checkpoint);
-  if (cache) Object.assign(cache, { refs: messages.slice(), copies: messages.slice(), key, hash });
+  if (cache)
+    Object.assign(cache, {
+      refs: messages.slice(),
+      copies: messages.slice(),
+      key,
+      opening: MESSAGES_OPENING,
+      hash,
+    });
   return checkpoint;
 }

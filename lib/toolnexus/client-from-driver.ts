@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { linkAbort } from "./abort-link";
-import { createTranscriptCache, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
+import {
+  createTranscriptCache,
+  verifyCheckpoint,
+  verifyCheckpointHead,
+  verifyCheckpointParts,
+  verifyTranscriptText,
+} from "./checkpoint";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
 import { runLoop } from "./run-loop";
@@ -8,11 +14,12 @@ import { emptyUsage, type RunContext, type RunState } from "./run-state";
 import type {
   Answer,
   Checkpoint,
-  CheckpointParts,
   Client,
+  DeferredCheckpointParts,
   LoopOptions,
   Message,
   ModelDriver,
+  ResumableCheckpoint,
   ResumeOptions,
   RunOptions,
   RunResult,
@@ -80,6 +87,26 @@ async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGen
 
 const ignore = () => {};
 
+function isDeferred(checkpoint: ResumableCheckpoint): checkpoint is DeferredCheckpointParts {
+  return (
+    typeof checkpoint === "object" &&
+    checkpoint !== null &&
+    typeof (checkpoint as Partial<DeferredCheckpointParts>).loadTranscript === "function"
+  );
+}
+
+/** The run's own state from a verified checkpoint (what the loop mutates). */
+function stateOf(verified: Checkpoint): RunState {
+  const {
+    digest: _digest,
+    version: _version,
+    model: _model,
+    transcriptDigest: _transcript,
+    ...state
+  } = verified;
+  return state;
+}
+
 /** The toolnexus loop around any ModelDriver: HTTP wire styles, the AI SDK bridge, a function. */
 export function createClientFromDriver(driver: ModelDriver, options: LoopOptions = {}): Client {
   const fresh = (prompt: string, opts: RunOptions): Start => {
@@ -98,10 +125,11 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
   };
 
   const resumed = (
-    checkpoint: Checkpoint | CheckpointParts,
+    checkpoint: ResumableCheckpoint,
     answers: Answer | Answer[],
     opts: ResumeOptions,
   ): Start => {
+    if (isDeferred(checkpoint)) return deferred(checkpoint, answers, opts);
     // Validate before anything runs, so a refused resume has no effects at all.
     const transcript = createTranscriptCache();
     const verified =
@@ -110,9 +138,41 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
         : verifyCheckpoint(checkpoint, options.checkpointKey);
     const matched = matchAnswers(verified, answers);
     return (signal, emit, streaming) => {
-      const { digest: _digest, version: _version, model: _model, ...state } = verified;
-      const run = context(state, opts, signal, emit, streaming);
+      const run = context(stateOf(verified), opts, signal, emit, streaming);
       run.transcript = transcript;
+      return runLoop(run, matched);
+    };
+  };
+
+  // Everything but the transcript is verified now, so a changed call, request or answer is
+  // refused before anything runs; the transcript is read once the answered calls have started
+  // (see `DeferredCheckpointParts`). A version-1 checkpoint cannot be verified in part: it is
+  // read and verified whole first.
+  const deferred = (
+    { loadTranscript, ...head }: DeferredCheckpointParts,
+    answers: Answer | Answer[],
+    opts: ResumeOptions,
+  ): Start => {
+    if (head.version !== 2) {
+      return async (signal, emit, streaming) =>
+        resumed({ ...head, transcript: await loadTranscript() }, answers, opts)(signal, emit, streaming);
+    }
+    const verified = verifyCheckpointHead(head, options.checkpointKey);
+    const matched = matchAnswers(verified, answers);
+    return (signal, emit, streaming) => {
+      const state = stateOf(verified);
+      const run = context(state, opts, signal, emit, streaming);
+      const transcript = createTranscriptCache();
+      run.transcript = transcript;
+      // After a turn of the event loop: by then the answered calls have started, and a host
+      // whose read is synchronous (an embedded database) does not hold them up.
+      run.transcriptReady = new Promise<void>((ready) => setImmediate(ready))
+        .then(loadTranscript)
+        .then((text) => {
+          state.messages = verifyTranscriptText(verified, text, transcript).slice();
+        });
+      // Awaited by the loop; this branch only keeps a run that ended early from leaving it unhandled.
+      run.transcriptReady.catch(() => {});
       return runLoop(run, matched);
     };
   };

@@ -1,6 +1,13 @@
 import { callModel } from "./call-model";
 import { executeTurn } from "./execute-turn";
-import { addUsage, type RunContext, reachSafePoint, snapshot, throwIfAborted } from "./run-state";
+import {
+  addUsage,
+  type RunContext,
+  reachSafePoint,
+  snapshot,
+  throwIfAborted,
+  transcriptSettled,
+} from "./run-state";
 import { haltedView, queuedSlots, suspendedRequests, toolCallRecord, toolMessage } from "./tool-slots";
 import type { Answer, Message, RunResult } from "./types";
 
@@ -82,6 +89,9 @@ async function loop(run: RunContext, answers: ReadonlyMap<string, Answer>): Prom
     throwIfAborted(run.signal);
     if (state.slots.length > 0) {
       await executeTurn(run, pendingAnswers);
+      // A resumed run's answered calls ran while its transcript was read; nothing below goes
+      // on without it.
+      await transcriptSettled(run);
       pendingAnswers = new Map();
       if (state.slots.some((slot) => slot.state.status === "suspended")) return halt(run);
       closeTurn(run);

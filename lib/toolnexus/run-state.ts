@@ -43,6 +43,12 @@ export interface RunContext {
   ended?: boolean;
   /** What earlier snapshots of this run serialized already (see `TranscriptCache`). */
   transcript?: TranscriptCache;
+  /**
+   * Set while a resumed run's transcript is still being read and verified (see
+   * `DeferredCheckpointParts`); `state.messages` is empty until it settles, and the loop clears
+   * it once the resumed turn's calls have settled and it has been awaited.
+   */
+  transcriptReady?: Promise<void>;
 }
 
 export function snapshot(run: RunContext): Checkpoint {
@@ -50,7 +56,7 @@ export function snapshot(run: RunContext): Checkpoint {
   run.transcript ??= createTranscriptCache();
   return createCheckpoint(
     {
-      version: 1,
+      version: 2,
       runId: state.runId,
       model: run.driver.model,
       messages: state.messages,
@@ -66,14 +72,35 @@ export function snapshot(run: RunContext): Checkpoint {
 
 /** A safe point: snapshot now, hand it to the host, and wait until the host has taken it. */
 export function reachSafePoint(run: RunContext): Promise<void> {
-  const { onCheckpoint } = run;
+  const { onCheckpoint, transcriptReady } = run;
   // Without a listener there is nothing to persist, so no serialization cost on the hot path.
   if (!onCheckpoint || run.ended) return run.persisted;
+  if (transcriptReady) {
+    // No snapshot without the transcript: this one is taken once it is verified (a transcript
+    // that fails its check fails the run here). Every safe point until the loop clears
+    // `transcriptReady` waits in this same line, so the host still sees them in order, each
+    // snapshot with the events emitted up to the moment it was taken.
+    run.persisted = run.persisted
+      .then(() => transcriptReady)
+      .then(() => {
+        if (run.ended) return;
+        const checkpoint = snapshot(run);
+        return onCheckpoint(checkpoint, { events: run.emitted });
+      });
+    return run.persisted;
+  }
   const checkpoint = snapshot(run);
   // Taken now: the host may hear of this safe point only after later events went out.
   const at: SafePoint = { events: run.emitted };
   run.persisted = run.persisted.then(() => onCheckpoint(checkpoint, at));
   return run.persisted;
+}
+
+/** Waits for a resumed run's transcript, if it is still being read (see `transcriptReady`). */
+export async function transcriptSettled(run: RunContext): Promise<void> {
+  if (!run.transcriptReady) return;
+  await run.transcriptReady;
+  run.transcriptReady = undefined;
 }
 
 export function abortError(signal: AbortSignal): ToolnexusError {

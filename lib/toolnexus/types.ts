@@ -172,9 +172,14 @@ export interface ToolSlot {
  * A run frozen at a safe point: either between turns (`slots` empty: the next step is a
  * model call) or inside a turn whose assistant message is the last in `messages`.
  * JSON-serializable; `digest` detects tampering.
+ *
+ * Version 2 (what runs make now) digests in two levels: `transcriptDigest` is the SHA-256 of the
+ * messages as one canonical JSON array, and `digest` covers everything else, that included, so
+ * the rest can be verified before the transcript is at hand (`DeferredCheckpointParts`).
+ * Version 1 (`digest` over the whole, messages first) still verifies and resumes.
  */
 export interface Checkpoint {
-  version: 1;
+  version: 1 | 2;
   runId: string;
   model: string;
   messages: Message[];
@@ -182,6 +187,8 @@ export interface Checkpoint {
   toolCalls: ToolCallRecord[];
   turns: number;
   usage: Usage;
+  /** Version 2 only: `sha256:<hex>` of `[` + the messages' canonical texts joined by "," + `]`. */
+  transcriptDigest?: string;
   digest: string;
 }
 
@@ -192,6 +199,24 @@ export interface Checkpoint {
  * stands, so a long transcript is not serialized again.
  */
 export type CheckpointParts = Omit<Checkpoint, "messages"> & { transcript: string };
+
+/**
+ * A checkpoint whose transcript its host reads only when asked (`loadTranscript` gives the
+ * text `CheckpointParts.transcript` would hold). For a version-2 checkpoint, `client.resume`
+ * verifies everything else at once, so a changed call, request or answer is still refused before
+ * anything runs, and asks for the transcript once the answered calls have started: the tool a
+ * person was waiting on runs without waiting for a long conversation to be read and checked.
+ * The transcript is checked before any safe point is taken and before the model sees it; one
+ * that does not match fails the run (`checkpoint:tampered`) after the answered calls ran, which
+ * is what a host accepts by handing it over this way. A version-1 checkpoint is read and
+ * verified whole before anything runs.
+ */
+export type DeferredCheckpointParts = Omit<Checkpoint, "messages"> & {
+  loadTranscript: () => Promise<string>;
+};
+
+/** Every form `client.resume` takes a checkpoint in. */
+export type ResumableCheckpoint = Checkpoint | CheckpointParts | DeferredCheckpointParts;
 
 // ---- Client options ---------------------------------------------------------------------------
 
@@ -275,12 +300,12 @@ export interface Client {
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
   stream(prompt: string, options?: RunOptions): AsyncIterable<StreamEvent>;
   resume(
-    checkpoint: Checkpoint | CheckpointParts,
+    checkpoint: ResumableCheckpoint,
     answers: Answer | Answer[],
     options?: ResumeOptions,
   ): Promise<RunResult>;
   resumeStream(
-    checkpoint: Checkpoint | CheckpointParts,
+    checkpoint: ResumableCheckpoint,
     answers: Answer | Answer[],
     options?: ResumeOptions,
   ): AsyncIterable<StreamEvent>;
