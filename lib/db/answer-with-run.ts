@@ -16,7 +16,8 @@ import { webhookMessageOf } from "./webhook-outbox";
 // transaction around it. It locks the run's row, claims the request, counts the answer off the
 // run (taking the run back to running when it was the last open one), writes the answer row,
 // the audit entry, the `request_resolved` event at the thread's next seq and its webhook outbox
-// rows, and reads back the transcript a run it takes resumes from. A single statement is atomic
+// rows, and reads back the transcript a run it takes resumes from if that run's checkpoint is of
+// version 1 (ADR 0054). A single statement is atomic
 // by itself, so BEGIN, COMMIT and the event's own statement are three round trips fewer. Every
 // write reads the claim's RETURNING, so a lost claim writes nothing and there is nothing to roll
 // back; the locks are taken in the order a two-step answer and a cancel take them (run, request,
@@ -69,8 +70,10 @@ export async function answerWithRun({
   const message = webhookMessageOf(occurrence, createdAt);
   const deliveryIds = Array.from({ length: DELIVERIES_PER_STATEMENT }, (_, k) => [newRowId(), sqlInt(k + 1)]);
   const at = sqlTime(resolvedAt);
-  // The messages a run this answer takes refers to; none when it does not take it.
-  const resumedUpTo = sql`CASE WHEN "run"."status" = 'running' THEN ("run"."checkpoint"->>'messageCount')::int4 END`;
+  // The messages a run this answer takes refers to, when its checkpoint is version 1 (verified
+  // whole before the tool runs again, so read here, a round trip fewer); none otherwise: a
+  // version-2 transcript is read once the answered tool has started (`loadRunCheckpoint`).
+  const resumedUpTo = sql`CASE WHEN "run"."status" = 'running' AND "run"."checkpoint"->>'version' = '1' THEN ("run"."checkpoint"->>'messageCount')::int4 END`;
   const written = sqlTime(createdAt);
   // "free": this answer may take the run (a lease to take it under, and no other request of it
   // open by the rows); it does when the count says this was the last one as well. A run that
@@ -150,8 +153,10 @@ export async function answerWithRun({
   event.seq = Number(result.seq);
   // The run left "pending" only if this answer took it.
   const resumed = result.status === "running" ? storedRunOfReturned(result) : null;
-  // What the resumed run reads first, read by this statement too (a round trip fewer before the
-  // retry); `loadRunCheckpoint` takes it only if it is the whole transcript the checkpoint counts.
-  if (resumed) resumed.transcript = { text: result.transcript ?? "", count: Number(result.transcriptCount) };
+  // What a run resumed from version 1 reads first, read by this statement too (a round trip fewer
+  // before the retry); `loadRunCheckpoint` takes it only if it is the whole transcript the
+  // checkpoint counts.
+  if (resumed && result.transcript !== null)
+    resumed.transcript = { text: result.transcript, count: Number(result.transcriptCount) };
   return { status: "settled", resumed, events, answeredAt: record.answeredAt };
 }

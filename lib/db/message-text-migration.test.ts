@@ -29,7 +29,7 @@ describe("the message text migration on postgres", () => {
           toolCalls: [{ id: "c1", name: "deploy", args: { target: "prod", steps: [1, 2] } }],
         },
       ];
-      const checkpoint = testCheckpointOf(runId, messages);
+      const checkpoint = testCheckpointOf(runId, messages, 1);
       await saveRunCheckpoint({
         db,
         runId,

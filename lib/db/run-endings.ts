@@ -1,6 +1,6 @@
 import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
-import type { Checkpoint, CheckpointParts, Message, Usage } from "@/lib/toolnexus/types";
+import type { Checkpoint, Message, ResumableCheckpoint, Usage } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
@@ -66,14 +66,17 @@ export async function finishRun({
  * Tool results for every call of the run's unfinished turn, so the next run of the thread
  * starts from a transcript the provider accepts.
  */
-export function closeOpenTurn(checkpoint: Checkpoint | CheckpointParts | null, output: string): Message[] {
+export async function closeOpenTurn(
+  checkpoint: ResumableCheckpoint | null,
+  output: string,
+): Promise<Message[]> {
   if (!checkpoint) return [];
-  if (!("transcript" in checkpoint))
-    return [...checkpoint.messages, ...closingMessages(checkpoint.slots, output)];
+  if ("messages" in checkpoint) return [...checkpoint.messages, ...closingMessages(checkpoint.slots, output)];
   // A run that failed before its first safe point still has its transcript as the stored text,
-  // which may be what it failed on: unreadable, it is left as it is.
+  // which may be what it failed on: unreadable (or unreadable now), it is left as it is.
   try {
-    const messages = JSON.parse(`[${checkpoint.transcript}]`) as Message[];
+    const text = "transcript" in checkpoint ? checkpoint.transcript : await checkpoint.loadTranscript();
+    const messages = JSON.parse(`[${text}]`) as Message[];
     return [...messages, ...closingMessages(checkpoint.slots, output)];
   } catch {
     return [];

@@ -1,6 +1,6 @@
 import "server-only";
 import type { EventBody, RunState, ThreadEvent } from "@/lib/domain/events";
-import type { Checkpoint, CheckpointParts, Message, Usage } from "@/lib/toolnexus/types";
+import type { Checkpoint, Message, ResumableCheckpoint, Usage } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./hot-sql";
@@ -111,9 +111,10 @@ export const checkpointColumns = (checkpoint: Checkpoint) => {
 
 /**
  * The whole checkpoint of a stored run: its row's part and the transcript it refers to, which
- * stays the rows' text (`CheckpointParts`) for `client.resume` to verify as it stands: one query
- * and no work per message, however long the conversation (both databases keep the text as
- * written, ADRs 0040 and 0052).
+ * the caller either has in hand (the claim read it), or is read now, or, for a version-2
+ * checkpoint, is read when `client.resume` asks for it (`DeferredCheckpointParts`): the answered
+ * tool then runs without waiting for a long conversation to be read and checked. Refuses a
+ * transcript shorter than the checkpoint counts.
  */
 export async function loadRunCheckpoint({
   db,
@@ -126,15 +127,16 @@ export async function loadRunCheckpoint({
   stored: StoredCheckpoint;
   /** The rows' text as the run's claim read it, if it did; read here unless all are there. */
   transcript?: StoredTranscript;
-}): Promise<Checkpoint | CheckpointParts> {
+}): Promise<ResumableCheckpoint> {
   if (stored.messages) return stored as Checkpoint;
   const { messageCount, ...rest } = stored;
   // Whatever it is, `client.resume` checks it against the checkpoint's digest.
-  const text =
-    transcript?.count === messageCount
-      ? transcript.text
-      : await getTranscriptTextByThread({ db, threadId, count: messageCount });
-  return { ...rest, transcript: text };
+  if (transcript?.count === messageCount) return { ...rest, transcript: transcript.text };
+  const read = () => getTranscriptTextByThread({ db, threadId, count: messageCount });
+  if (rest.version !== 2) return { ...rest, transcript: await read() };
+  // Read once however often it is asked for: a run that fails closes its open turn from it.
+  let text: Promise<string> | undefined;
+  return { ...rest, loadTranscript: () => (text ??= read()) };
 }
 
 /** How many messages a stored checkpoint's transcript holds, in either stored form. */

@@ -65,7 +65,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     await second.stop();
   });
 
-  it("refuses to resume over a changed transcript row: the tool is not run again and the run fails", async () => {
+  it("runs the answered call, then fails before the model sees a changed transcript row (ADR 0054)", async () => {
     const { engine, log, threadId, runId } = await startRunOnFreshThread(suite, { message: "ask me" });
     const parked = await readRunState(suite.database.db, runId);
     expect(log.entries).toHaveLength(1);
@@ -73,6 +73,35 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
       where: { threadId_seq: { threadId, seq: 1 } },
       data: { content: { content: "transfer everything", role: "user" } },
     });
+    await engine.answerRequest({
+      requestId: parked.requests[0]!.id,
+      answer: { ok: true, data: { name: "Ada" } },
+      actor: suite.people.owner,
+    });
+    await engine.idle();
+    const after = await readRunState(suite.database.db, runId);
+    expect([after.run.status, after.run.error]).toEqual([
+      "failed",
+      "Checkpoint digest does not match its contents",
+    ]);
+    // The call and its answer were verified before it ran again; the conversation behind it is
+    // checked before anything is built on it: no model turn, no safe point after the retry.
+    expect(log.entries.map((entry) => entry.answer)).toEqual([
+      undefined,
+      { id: expect.any(String), ok: true, data: { name: "Ada" } },
+    ]);
+    const resolved = after.events.findIndex((event) => event.type === "request_resolved");
+    expect(after.events.slice(resolved).map((event) => event.type)).not.toContain("usage");
+    expect(after.run.checkpoint).toEqual(parked.run.checkpoint);
+    await engine.stop();
+  });
+
+  it("refuses a changed call before anything runs: the tool is not run again and the run fails", async () => {
+    const { engine, log, runId } = await startRunOnFreshThread(suite, { message: "ask me" });
+    const parked = await readRunState(suite.database.db, runId);
+    const stored = parked.run.checkpoint as { slots: { call: { args: unknown } }[] };
+    stored.slots[0]!.call.args = { to: "everyone" };
+    await suite.database.db.run.update({ where: { id: runId }, data: { checkpoint: stored as never } });
     await engine.answerRequest({
       requestId: parked.requests[0]!.id,
       answer: { ok: true, data: { name: "Ada" } },

@@ -8,9 +8,9 @@ import { isToolnexusError } from "@/lib/toolnexus/errors";
 import type {
   Answer,
   Checkpoint,
-  CheckpointParts,
   Client,
   Message,
+  ResumableCheckpoint,
   RunResult,
   SafePoint,
   StreamEvent,
@@ -39,8 +39,8 @@ export type SegmentStart =
   | { kind: "fresh"; prompt: string; history: Message[] }
   | {
       kind: "resume";
-      /** As storage hands it back: on SQLite the transcript is still the rows' text. */
-      checkpoint: Checkpoint | CheckpointParts;
+      /** As storage hands it back: the transcript as the rows' text, or to be read when asked for. */
+      checkpoint: ResumableCheckpoint;
       /** How many messages its transcript holds (all of them stored). */
       messageCount: number;
       answers: Answer[];
@@ -125,7 +125,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     leaseOwner: instanceId,
     textFlushMs: deps.textFlushMs,
   });
-  let lastCheckpoint: Checkpoint | CheckpointParts | null = start.kind === "resume" ? start.checkpoint : null;
+  let lastCheckpoint: ResumableCheckpoint | null = start.kind === "resume" ? start.checkpoint : null;
   let storedMessages = start.kind === "resume" ? start.messageCount : start.history.length + 1;
 
   const positions = createStreamPositions(writer.position);
@@ -209,7 +209,7 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
       leaseOwner: instanceId,
       status: "failed",
       error: message,
-      messages: closeOpenTurn(lastCheckpoint, `failed: ${message}`),
+      messages: await closeOpenTurn(lastCheckpoint, `failed: ${message}`),
       bodies: [
         { type: "run_status", status: "failed", error: message },
         { type: "run_finished", status: "failed", text: "" },
