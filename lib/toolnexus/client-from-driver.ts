@@ -164,15 +164,20 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
       const run = context(state, opts, signal, emit, streaming);
       const transcript = createTranscriptCache();
       run.transcript = transcript;
-      // After a turn of the event loop: by then the answered calls have started, and a host
-      // whose read is synchronous (an embedded database) does not hold them up.
-      run.transcriptReady = new Promise<void>((ready) => setImmediate(ready))
-        .then(loadTranscript)
-        .then((text) => {
-          state.messages = verifyTranscriptText(verified, text, transcript).slice();
-        });
-      // Awaited by the loop; this branch only keeps a run that ended early from leaving it unhandled.
-      run.transcriptReady.catch(() => {});
+      // Started by the first call the resumed turn makes (right after the tool itself has been
+      // called, so a host whose read is synchronous, an embedded database, does not hold it up),
+      // or by whatever needs the transcript first; read and verified once.
+      let verifiedTranscript: Promise<void> | undefined;
+      run.pendingTranscript = () => {
+        verifiedTranscript ??= Promise.resolve()
+          .then(loadTranscript)
+          .then((text) => {
+            state.messages = verifyTranscriptText(verified, text, transcript).slice();
+          });
+        // Awaited where it is needed; this only keeps one that failed unseen from going unhandled.
+        verifiedTranscript.catch(() => {});
+        return verifiedTranscript;
+      };
       return runLoop(run, matched);
     };
   };

@@ -50,7 +50,10 @@ async function invoke(
   let result = await hooks?.beforeTool?.({ call, ctx });
   if (!result) {
     try {
-      result = await run.toolkit.execute(call.name, call.args, ctx);
+      const running = run.toolkit.execute(call.name, call.args, ctx);
+      // A resumed run reads its transcript while its first call runs (see `pendingTranscript`).
+      run.pendingTranscript?.();
+      result = await running;
     } catch (error) {
       result = errorResult(error);
     }

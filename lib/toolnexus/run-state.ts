@@ -44,11 +44,12 @@ export interface RunContext {
   /** What earlier snapshots of this run serialized already (see `TranscriptCache`). */
   transcript?: TranscriptCache;
   /**
-   * Set while a resumed run's transcript is still being read and verified (see
-   * `DeferredCheckpointParts`); `state.messages` is empty until it settles, and the loop clears
-   * it once the resumed turn's calls have settled and it has been awaited.
+   * Set while a resumed run's transcript is still to be read and verified (see
+   * `DeferredCheckpointParts`): starts that (once) and settles when it is done. `state.messages`
+   * is empty until then; the loop clears it once the resumed turn's calls have settled and it
+   * has been awaited.
    */
-  transcriptReady?: Promise<void>;
+  pendingTranscript?: () => Promise<void>;
 }
 
 export function snapshot(run: RunContext): Checkpoint {
@@ -72,21 +73,19 @@ export function snapshot(run: RunContext): Checkpoint {
 
 /** A safe point: snapshot now, hand it to the host, and wait until the host has taken it. */
 export function reachSafePoint(run: RunContext): Promise<void> {
-  const { onCheckpoint, transcriptReady } = run;
+  const { onCheckpoint, pendingTranscript } = run;
   // Without a listener there is nothing to persist, so no serialization cost on the hot path.
   if (!onCheckpoint || run.ended) return run.persisted;
-  if (transcriptReady) {
+  if (pendingTranscript) {
     // No snapshot without the transcript: this one is taken once it is verified (a transcript
     // that fails its check fails the run here). Every safe point until the loop clears
-    // `transcriptReady` waits in this same line, so the host still sees them in order, each
+    // `pendingTranscript` waits in this same line, so the host still sees them in order, each
     // snapshot with the events emitted up to the moment it was taken.
-    run.persisted = run.persisted
-      .then(() => transcriptReady)
-      .then(() => {
-        if (run.ended) return;
-        const checkpoint = snapshot(run);
-        return onCheckpoint(checkpoint, { events: run.emitted });
-      });
+    run.persisted = run.persisted.then(pendingTranscript).then(() => {
+      if (run.ended) return;
+      const checkpoint = snapshot(run);
+      return onCheckpoint(checkpoint, { events: run.emitted });
+    });
     return run.persisted;
   }
   const checkpoint = snapshot(run);
@@ -96,11 +95,11 @@ export function reachSafePoint(run: RunContext): Promise<void> {
   return run.persisted;
 }
 
-/** Waits for a resumed run's transcript, if it is still being read (see `transcriptReady`). */
+/** Waits for a resumed run's transcript, if it is still to be read (see `pendingTranscript`). */
 export async function transcriptSettled(run: RunContext): Promise<void> {
-  if (!run.transcriptReady) return;
-  await run.transcriptReady;
-  run.transcriptReady = undefined;
+  if (!run.pendingTranscript) return;
+  await run.pendingTranscript();
+  run.pendingTranscript = undefined;
 }
 
 export function abortError(signal: AbortSignal): ToolnexusError {

@@ -204,8 +204,9 @@ export type CheckpointParts = Omit<Checkpoint, "messages"> & { transcript: strin
  * A checkpoint whose transcript its host reads only when asked (`loadTranscript` gives the
  * text `CheckpointParts.transcript` would hold). For a version-2 checkpoint, `client.resume`
  * verifies everything else at once, so a changed call, request or answer is still refused before
- * anything runs, and asks for the transcript once the answered calls have started: the tool a
- * person was waiting on runs without waiting for a long conversation to be read and checked.
+ * anything runs, and asks for the transcript right after the resumed turn's first tool was called
+ * (or when a safe point needs it first): the tool a person was waiting on runs without waiting
+ * for a long conversation to be read and checked.
  * The transcript is checked before any safe point is taken and before the model sees it; one
  * that does not match fails the run (`checkpoint:tampered`) after the answered calls ran, which
  * is what a host accepts by handing it over this way. A version-1 checkpoint is read and
