@@ -30,6 +30,11 @@ function deferredOf(
 }
 
 async function parkedOn(...names: string[]) {
+  return parkedWith({ toolMs: 0 }, ...names);
+}
+
+/** Parked on `names`; on a resume each call takes `toolMs` of its own work (I/O, say) after it starts. */
+async function parkedWith({ toolMs }: { toolMs: number }, ...names: string[]) {
   const r = recorder();
   const order: string[] = [];
   const client = createClientFromDriver(oneToolTurn(...names));
@@ -37,7 +42,12 @@ async function parkedOn(...names: string[]) {
   const execute = toolkit.execute.bind(toolkit);
   toolkit.execute = (name, args, ctx) => {
     order.push(`ran ${name}`);
-    return execute(name, args, ctx);
+    const result = execute(name, args, ctx);
+    if (toolMs === 0) return result;
+    return new Promise((resolve) => setTimeout(resolve, toolMs)).then(() => {
+      order.push(`${name} done`);
+      return result;
+    });
   };
   const halted = await client.run("go", { toolkit });
   expect(halted.status).toBe("pending");
@@ -61,7 +71,7 @@ describe("resuming with the transcript read when asked for", () => {
         toolkit: whole.toolkit,
       },
     );
-    const { order, client, toolkit, checkpoint } = await parkedOn("a");
+    const { order, client, toolkit, checkpoint } = await parkedWith({ toolMs: 20 }, "a");
     expect(checkpoint.version).toBe(2);
     const safePoints: Checkpoint[] = [];
     const result = await client.resume(
@@ -69,7 +79,8 @@ describe("resuming with the transcript read when asked for", () => {
       { id: "req-a", ok: true, data: { by: "rita" } },
       { toolkit, onCheckpoint: (cp) => void safePoints.push(cp) },
     );
-    expect(order).toEqual(["ran a", "transcript read"]);
+    // Read while the tool's own work went on, not after it.
+    expect(order).toEqual(["ran a", "transcript read", "a done"]);
     expect(result).toEqual(expected);
     expect(result.text).toBe("summary: a approved by rita");
     // The safe point after the retry holds the whole transcript and the settled call.
@@ -79,6 +90,21 @@ describe("resuming with the transcript read when asked for", () => {
       status: "done",
       result: { output: "a approved by rita", isError: false },
     });
+  });
+
+  it("reads the transcript when no tool runs again (a declined call), with or without a safe point", async () => {
+    for (const listen of [true, false]) {
+      const { r, order, client, toolkit, checkpoint } = await parkedOn("a");
+      const result = await client.resume(
+        deferredOf(checkpoint, order),
+        { id: "req-a", ok: false, reason: "declined" },
+        listen ? { toolkit, onCheckpoint: () => {} } : { toolkit },
+      );
+      expect(result.status).toBe("done");
+      expect(result.text).toBe("summary: declined/expired: approve a");
+      expect(order).toEqual(["transcript read"]);
+      expect(r.runs).toEqual({ a: 1 });
+    }
   });
 
   it("fails the run after the answered call when the transcript was changed, before the model or a safe point", async () => {
