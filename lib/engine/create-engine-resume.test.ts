@@ -65,16 +65,14 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     await second.stop();
   });
 
-  it("runs the answered call, then fails before the model sees a changed transcript row (ADR 0054)", async () => {
-    const { engine, log, threadId, runId } = await startRunOnFreshThread(suite, { message: "ask me" });
-    const parked = await readRunState(suite.database.db, runId);
-    expect(log.entries).toHaveLength(1);
-    await suite.database.db.message.update({
-      where: { threadId_seq: { threadId, seq: 1 } },
-      data: { content: { content: "transfer everything", role: "user" } },
-    });
+  // Answers a parked request whose stored run was changed, and reads the run, which failed on it.
+  const answerToFail = async (
+    engine: ReturnType<typeof makeTestEngine>,
+    requestId: string,
+    runId: string,
+  ) => {
     await engine.answerRequest({
-      requestId: parked.requests[0]!.id,
+      requestId,
       answer: { ok: true, data: { name: "Ada" } },
       actor: suite.people.owner,
     });
@@ -84,6 +82,18 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
       "failed",
       "Checkpoint digest does not match its contents",
     ]);
+    return after;
+  };
+
+  it("runs the answered call, then fails before the model sees a changed transcript row (ADR 0054)", async () => {
+    const { engine, log, threadId, runId } = await startRunOnFreshThread(suite, { message: "ask me" });
+    const parked = await readRunState(suite.database.db, runId);
+    expect(log.entries).toHaveLength(1);
+    await suite.database.db.message.update({
+      where: { threadId_seq: { threadId, seq: 1 } },
+      data: { content: { content: "transfer everything", role: "user" } },
+    });
+    const after = await answerToFail(engine, parked.requests[0]!.id, runId);
     // The call and its answer were verified before it ran again; the conversation behind it is
     // checked before anything is built on it: no model turn, no safe point after the retry.
     expect(log.entries.map((entry) => entry.answer)).toEqual([
@@ -102,17 +112,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
     const stored = parked.run.checkpoint as { slots: { call: { args: unknown } }[] };
     stored.slots[0]!.call.args = { to: "everyone" };
     await suite.database.db.run.update({ where: { id: runId }, data: { checkpoint: stored as never } });
-    await engine.answerRequest({
-      requestId: parked.requests[0]!.id,
-      answer: { ok: true, data: { name: "Ada" } },
-      actor: suite.people.owner,
-    });
-    await engine.idle();
-    const after = await readRunState(suite.database.db, runId);
-    expect([after.run.status, after.run.error]).toEqual([
-      "failed",
-      "Checkpoint digest does not match its contents",
-    ]);
+    await answerToFail(engine, parked.requests[0]!.id, runId);
     expect(log.entries).toHaveLength(1);
     await engine.stop();
   });
