@@ -62,6 +62,17 @@ export function finishTranscriptDigest(hash: Hash): string {
   return `sha256:${hash.copy().update("]").digest("hex")}`;
 }
 
+/** The canonical texts of `messages` joined by ",": a transcript as `CheckpointParts` holds it. */
+export function canonicalTranscript(messages: readonly Message[]): string {
+  return messages.map((message) => canonicalJson(message)).join(",");
+}
+
+/** The hash state after `[` and `text` (a transcript's texts joined by ","), and its digest. */
+export function transcriptHashOf(text: string): { hash: Hash; digest: string } {
+  const hash = createHash("sha256").update(ARRAY_OPENING).update(text);
+  return { hash, digest: finishTranscriptDigest(hash) };
+}
+
 /**
  * What one run's earlier snapshots did already, so its next safe point serializes and hashes
  * only the messages added since: a run's transcript only grows (messages are appended whole,

@@ -1,7 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import {
   ARRAY_OPENING,
   canonicalJson,
+  canonicalTranscript,
   deepFreeze,
   digestOf,
   finishDigest,
@@ -11,6 +12,7 @@ import {
   syncTranscript,
   type TranscriptCache,
   tailAfterMessages,
+  transcriptHashOf,
 } from "./checkpoint-digest";
 import { CheckpointShapeIssue, checkTranscriptShape, readCheckpointShape } from "./checkpoint-shape";
 import { ToolnexusError } from "./errors";
@@ -73,8 +75,8 @@ function createTwoLevel(whole: CheckpointBody, key: string | undefined, cache?: 
     transcriptDigest = finishTranscriptDigest(syncTranscript(cache, messages, undefined, ARRAY_OPENING));
     copies = cache.copies.slice();
   } else {
-    const text = messages.map((message) => canonicalJson(message)).join(",");
-    transcriptDigest = finishTranscriptDigest(createHash("sha256").update(ARRAY_OPENING).update(text));
+    const text = canonicalTranscript(messages);
+    transcriptDigest = transcriptHashOf(text).digest;
     copies = JSON.parse(`[${text}]`) as Message[];
   }
   const headText = canonicalJson({ ...rest, transcriptDigest });
@@ -108,8 +110,7 @@ export function verifyCheckpoint(value: unknown, key?: string): Checkpoint {
   const { digest, ...rest } = value as Checkpoint;
   if (checkpoint.version === 2) {
     const { messages, ...head } = rest;
-    const text = messages.map((message) => canonicalJson(message)).join(",");
-    const transcript = finishTranscriptDigest(createHash("sha256").update(ARRAY_OPENING).update(text));
+    const transcript = transcriptHashOf(canonicalTranscript(messages)).digest;
     if (!sameDigest(head.transcriptDigest ?? "", transcript)) throw tampered();
     if (!sameDigest(digest, digestOf(canonicalJson(head), key))) throw tampered();
   } else if (!sameDigest(digest, digestOf(canonicalJson(rest), key))) throw tampered();
@@ -165,12 +166,11 @@ export function verifyTranscriptText(head: Checkpoint, text: unknown, cache?: Tr
     if (!(error instanceof CheckpointShapeIssue)) throw error;
     throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${error.message}`);
   }
-  let hash = createHash("sha256").update(ARRAY_OPENING).update(text);
-  if (!sameDigest(head.transcriptDigest ?? "", finishTranscriptDigest(hash))) {
-    const canonical = messages.map((message) => canonicalJson(message)).join(",");
-    hash = createHash("sha256").update(ARRAY_OPENING).update(canonical);
-    if (canonical === text || !sameDigest(head.transcriptDigest ?? "", finishTranscriptDigest(hash)))
-      throw tampered();
+  let { hash, digest } = transcriptHashOf(text);
+  if (!sameDigest(head.transcriptDigest ?? "", digest)) {
+    const canonical = canonicalTranscript(messages);
+    ({ hash, digest } = transcriptHashOf(canonical));
+    if (canonical === text || !sameDigest(head.transcriptDigest ?? "", digest)) throw tampered();
   }
   deepFreeze(messages);
   assertConsistent({ ...head, messages });
