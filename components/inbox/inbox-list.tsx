@@ -6,6 +6,7 @@ import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { unsentResult } from "@/lib/errors";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
 import { RequestAge } from "./request-age";
@@ -26,7 +27,7 @@ interface BulkReport {
 }
 
 function selectable(item: InboxItem, canBulk: boolean): boolean {
-  return canBulk && item.kind === "approval" && item.status === "open";
+  return canBulk && requestKindSpec(item.kind).bulkApprovable && item.status === "open";
 }
 
 export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListProps) {

@@ -8,6 +8,7 @@ import {
 import { claimRequest } from "@/lib/db/claim-request";
 import { listEventsAfterSeq } from "@/lib/db/events";
 import type { StoredRequest } from "@/lib/db/requests";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { AppError } from "@/lib/errors";
 import type { AnswerDeps } from "./answer-request";
 import type { NewStandaloneRequest } from "./engine-types";
@@ -29,10 +30,10 @@ export async function createStandaloneRequest(
   input: NewStandaloneRequest,
 ): Promise<{ request: StoredRequest; replayed: boolean }> {
   const { request, owner } = input;
-  if (request.kind === "authorization") {
+  if (!requestKindSpec(request.kind).creatableByApi) {
     throw new AppError("bad_request:input", {
       message: SIGN_INS_ARE_TOOLS,
-      issues: [{ path: "/kind", message: "authorization is not available through the API" }],
+      issues: [{ path: "/kind", message: `${request.kind} is not available through the API` }],
     });
   }
   // A retry finds its request before anything else is checked: a retry after `expiresAt` passed

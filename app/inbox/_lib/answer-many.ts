@@ -4,6 +4,7 @@ import type { BareRequest } from "@/lib/db/requests";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { BulkOutcome } from "@/lib/domain/inbox";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Engine, SubmittedAnswer } from "@/lib/engine/engine-types";
 import { AppError, toPublicError } from "@/lib/errors";
 
@@ -39,7 +40,7 @@ type Decision = z.infer<typeof answerManyInput>["decision"];
 /** The answer the single form would have sent; only approvals are answered in bulk. */
 function answerFor(decision: Decision) {
   return (stored: BareRequest): SubmittedAnswer => {
-    if (stored.request.kind !== "approval")
+    if (!requestKindSpec(stored.request.kind).bulkApprovable)
       throw new AppError("bad_request:input", { message: NOT_AN_APPROVAL });
     if (decision.decision === "decline") {
       return {

@@ -5,6 +5,7 @@ import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { getUserById } from "@/lib/db/users";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { TakeView } from "@/lib/domain/inbox";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { ConversationLine, RequestView } from "@/lib/domain/request-view";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, isAppError } from "@/lib/errors";
@@ -77,7 +78,10 @@ export async function loadRequestDetail(
     takeable ? listTakesByRequestIds({ db, ids: [stored.id], now: new Date() }) : null,
   ]);
   const held = takes?.get(stored.id);
-  const approved = stored.answer?.ok && stored.request.kind === "approval" ? stored.answer.data : undefined;
+  const approved =
+    stored.answer?.ok && requestKindSpec(stored.request.kind).form === "approval"
+      ? stored.answer.data
+      : undefined;
   return {
     id: stored.id,
     view: toRequestView(stored, displayName(answerer)),
