@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import type { DbClient } from "@/lib/db/db-types";
 import { ReusedRequestIdError } from "@/lib/db/park-run";
 import { closeOpenTurn, finishRun } from "@/lib/db/run-endings";
@@ -19,7 +20,7 @@ import type { AnswerPolicy } from "./answer-policy";
 import type { EngineToolkit, ToolkitContext } from "./engine-types";
 import type { EventBus } from "./event-bus";
 import { createEventWriter, type EventWriter, publishAll } from "./event-writer";
-import { finishSegment, parkSegment } from "./segment-endings";
+import { finishSegment, parkSegment, pauseSegment } from "./segment-endings";
 import { createStreamPositions } from "./stream-positions";
 import { inRunSegment, inSpan } from "./tracing";
 
@@ -117,6 +118,12 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   const { runId, threadId, userId, start } = segment;
   const { controller: stop, release } = linkAbort(segment.signal);
   const signal = stop.signal;
+  // Set when the database went away under this segment: the run pauses instead of failing.
+  let paused: unknown;
+  const pause = (error: unknown) => {
+    paused ??= error;
+    stop.abort();
+  };
   const writer = createEventWriter({
     db,
     bus,
@@ -124,6 +131,10 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     runId,
     leaseOwner: instanceId,
     textFlushMs: deps.textFlushMs,
+    // Streaming on while nothing can be stored would only be redone: stop at the first failure.
+    onFailure: (error) => {
+      if (isDatabaseUnavailable(error)) pause(error);
+    },
   });
   let lastCheckpoint: ResumableCheckpoint | null = start.kind === "resume" ? start.checkpoint : null;
   let storedMessages = start.kind === "resume" ? start.messageCount : start.history.length + 1;
@@ -197,6 +208,9 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
       );
     } else await finishSegment(deps, segment, writer, result, storedMessages);
   } catch (error) {
+    // A database briefly away is no fault of the run's (ADR 0060): the segment stops and the run
+    // stays as last stored, running, for recovery to take over once the database is back.
+    if (isDatabaseUnavailable(error)) pause(error);
     // A lost lease or a stop means another owner carries on from the stored state.
     if (error instanceof LeaseLost || signal.aborted) return;
     await writer.flush().catch(() => {});
@@ -223,5 +237,6 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     // no timer is left behind.
     await writer.flush().catch(() => {});
     await toolkit?.close?.();
+    if (paused !== undefined) await pauseSegment(deps, segment, paused);
   }
 }
