@@ -3,7 +3,7 @@ import { createDb } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import type { DbClient } from "@/lib/db/db-types";
 import { listEventsAfterSeq } from "@/lib/db/events";
-import { type CuttableProxy, startCuttableProxy } from "@/lib/db/testing/cuttable-proxy";
+import { type CuttableProxy, startCuttableProxy, throughProxy } from "@/lib/db/testing/cuttable-proxy";
 import { type People, seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import type { Engine } from "./engine-types";
@@ -38,12 +38,10 @@ describe("a database restart under two instances (postgres)", () => {
   });
 
   it("pauses the runs in flight and finishes all of them, each once", { timeout: 60_000 }, async () => {
-    const proxied = new URL(database.url);
-    proxied.port = String(proxy.port);
     const log = memoryLog();
     const bus = createMemoryEventBus();
     for (let i = 0; i < 2; i += 1) {
-      const db = createDb({ url: proxied.toString(), poolMax: 8 });
+      const db = createDb({ url: throughProxy(database.url, proxy), poolMax: 8 });
       clients.push(db);
       const engine = makeTestEngine({
         db,

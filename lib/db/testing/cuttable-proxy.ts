@@ -52,3 +52,10 @@ export async function startCuttableProxy(target: { host: string; port: number })
       }),
   };
 }
+
+/** `url` (a PostgreSQL URL) with its port changed to the proxy's. */
+export function throughProxy(url: string, proxy: CuttableProxy): string {
+  const proxied = new URL(url);
+  proxied.port = String(proxy.port);
+  return proxied.toString();
+}
