@@ -92,6 +92,13 @@ export interface FieldIssue {
 // one to the route that catches it too.
 const APP_ERROR = Symbol.for("toolnexus.AppError");
 
+/**
+ * Next hands a page's error boundary a server error's `digest` and none of its words, but keeps a
+ * digest the error already has. An `unavailable:database` error carries this one, so the error
+ * page can say the service is briefly unavailable (app/error.tsx) rather than that it broke.
+ */
+export const UNAVAILABLE_DIGEST = "toolnexus:unavailable";
+
 export class AppError extends Error {
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && APP_ERROR in value;
@@ -102,6 +109,7 @@ export class AppError extends Error {
   readonly status: number;
   /** Per-field problems a form can show next to its inputs (validation codes only). */
   readonly issues: FieldIssue[];
+  readonly digest?: string;
 
   constructor(
     code: AppErrorCode,
@@ -115,6 +123,7 @@ export class AppError extends Error {
     this.code = code;
     this.status = appErrorCatalog[code].status;
     this.issues = options.issues ?? [];
+    if (code === "unavailable:database") this.digest = UNAVAILABLE_DIGEST;
   }
 }
 
