@@ -120,5 +120,6 @@ describe("a database restart under two instances (postgres)", () => {
     // The side effect after the stream ran once per run; each approval was answered once.
     expect(log.entries.filter((entry) => entry.tool === "count")).toHaveLength(STREAMING);
     expect(await database.db.answer.count()).toBe(PARKED);
+    expect(log.entries.filter((entry) => entry.tool === "approve" && entry.answer)).toHaveLength(PARKED);
   });
 });
