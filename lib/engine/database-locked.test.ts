@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { createClientFromDriver, createInProcessDriver } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteFileOf } from "@/lib/db/database-url";
 import { seedPeople } from "@/lib/db/testing/seed-people";
@@ -72,5 +73,28 @@ describe("SQLite held locked by another process (sqlite)", () => {
     } finally {
       await engine.stop();
     }
+  });
+
+  it("still fails a run whose model host refuses the connection: only storage pauses a run", async () => {
+    const { owner, threadId } = await seedPeople(database.db);
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:443"), { code: "ECONNREFUSED" });
+    const engine = makeTestEngine({
+      db: database.db,
+      log: memoryLog(),
+      createClient: () =>
+        createClientFromDriver(
+          createInProcessDriver({
+            model: "unreachable-model",
+            generate: () => {
+              throw refused;
+            },
+          }),
+        ),
+    });
+    const { runId } = await engine.startRun({ threadId, userId: owner.id, message: "hello" });
+    await engine.idle();
+    const { run } = await readRunState(database.db, runId);
+    expect(run.status).toBe("failed");
+    expect(run.error).toBe("The run stopped because of an internal error.");
   });
 });
