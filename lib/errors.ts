@@ -70,6 +70,11 @@ export const appErrorCatalog = {
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },
+  "unavailable:database": {
+    status: 503,
+    message:
+      "The service is briefly unavailable. You are still signed in: please try again in a few seconds.",
+  },
   "internal:unexpected": { status: 500, message: "Something went wrong on our side. Please try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -87,6 +92,13 @@ export interface FieldIssue {
 // one to the route that catches it too.
 const APP_ERROR = Symbol.for("toolnexus.AppError");
 
+/**
+ * Next hands a page's error boundary a server error's `digest` and none of its words, but keeps a
+ * digest the error already has. An `unavailable:database` error carries this one, so the error
+ * page can say the service is briefly unavailable (app/error.tsx) rather than that it broke.
+ */
+export const UNAVAILABLE_DIGEST = "toolnexus:unavailable";
+
 export class AppError extends Error {
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && APP_ERROR in value;
@@ -97,6 +109,7 @@ export class AppError extends Error {
   readonly status: number;
   /** Per-field problems a form can show next to its inputs (validation codes only). */
   readonly issues: FieldIssue[];
+  readonly digest?: string;
 
   constructor(
     code: AppErrorCode,
@@ -110,11 +123,21 @@ export class AppError extends Error {
     this.code = code;
     this.status = appErrorCatalog[code].status;
     this.issues = options.issues ?? [];
+    if (code === "unavailable:database") this.digest = UNAVAILABLE_DIGEST;
   }
 }
 
 export function isAppError(value: unknown, code?: AppErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code);
+}
+
+/** Seconds a refusal asks the client to wait before trying again (`Retry-After`), if it asks at all. */
+export const RETRY_AFTER_SECONDS: Partial<Record<AppErrorCode, number>> = { "unavailable:database": 5 };
+
+/** The headers a reply carrying `error` adds to its status: `Retry-After` on a 503. */
+export function errorHeaders(error: Pick<PublicError, "code">): Record<string, string> {
+  const seconds = RETRY_AFTER_SECONDS[error.code];
+  return seconds === undefined ? {} : { "Retry-After": String(seconds) };
 }
 
 /** What a client may see of any thrown value: unknown errors collapse to a generic 500. */

@@ -23,6 +23,12 @@ const refusals = {
     schema: errorSchema,
     headers: { "Retry-After": "Seconds to wait before calling again." },
   },
+  503: {
+    description:
+      "The service is briefly unavailable (its database is restarting); nothing was done. Call again after Retry-After seconds.",
+    schema: errorSchema,
+    headers: { "Retry-After": "Seconds to wait before calling again." },
+  },
 } as const;
 
 export const createRequestRoute = {

@@ -1,12 +1,13 @@
 import "server-only";
 import type { z } from "zod";
 import { getAppServices } from "@/app/_lib/app-services";
+import { publicErrorOf } from "@/app/_lib/public-error";
 import { reportUnexpected } from "@/app/_lib/report-unexpected";
 import { authenticateApiToken, countApiCall, ensureScope, type TokenCaller } from "@/lib/auth/api-token-auth";
 import type { ApiTokenScope } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
-import { AppError, type FieldIssue, toPublicError } from "@/lib/errors";
+import { AppError, errorHeaders, type FieldIssue } from "@/lib/errors";
 
 /** What the OpenAPI document says about one call; the route parses with the same schemas. */
 export interface ApiRouteSpec<
@@ -88,8 +89,8 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
 /** A refusal as the API answers it: the public error, never a stack or a query. */
 export function apiErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   reportUnexpected("API call failed", error);
-  const body = toPublicError(error);
-  return json(body, body.status, headers);
+  const body = publicErrorOf(error);
+  return json(body, body.status, { ...errorHeaders(body), ...headers });
 }
 
 export type ApiReply =
