@@ -55,8 +55,13 @@ export async function authenticateApiToken({
   if (!token?.startsWith(API_TOKEN_PREFIX) || token.length > 200) throw new AppError("unauthorized:token");
   // Looked up by its hash: what is compared is never the secret itself.
   const row = await getApiTokenByHash({ db, tokenHash: hashApiToken(token) });
-  if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt <= now)) {
-    throw new AppError("unauthorized:token");
+  if (!row) throw new AppError("unauthorized:token");
+  // Whoever sends a revoked or expired token holds its secret: saying which tells a guesser nothing.
+  if (row.revokedAt !== null) {
+    throw new AppError("unauthorized:token", { message: "This API token has been revoked; make a new one." });
+  }
+  if (row.expiresAt !== null && row.expiresAt <= now) {
+    throw new AppError("unauthorized:token", { message: "This API token has expired; make a new one." });
   }
   if (!isRole(row.user.role)) throw new AppError("unauthorized:token");
   if (row.lastUsedAt === null || now.getTime() - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {

@@ -22,7 +22,7 @@ type CallOf<Spec> =
   Spec extends ApiRouteSpec<infer P, infer Q, infer B> ? ApiCall<z.infer<P>, z.infer<Q>, z.infer<B>> : never;
 
 /** The same JSON text for the same body however its keys were ordered. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)

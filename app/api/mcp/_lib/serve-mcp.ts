@@ -1,0 +1,88 @@
+import "server-only";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CancelledNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { publicErrorOf } from "@/app/_lib/public-error";
+import { reportUnexpected } from "@/app/_lib/report-unexpected";
+import { authenticateApiToken, countApiCall, ensureScope, type TokenCaller } from "@/lib/auth/api-token-auth";
+import type { DbClient } from "@/lib/db/db-types";
+import type { Engine } from "@/lib/engine/engine-types";
+import { AppError, errorHeaders } from "@/lib/errors";
+import { registerMcpTools } from "./mcp-tools";
+import { cancelWaitingCall } from "./waiting-calls";
+
+// The MCP server at /api/mcp (ADR 0064): Streamable HTTP without sessions, so every POST is
+// served on its own by a fresh server and any instance can serve any call. A waiting tool call
+// holds its POST's event stream open; its answer reaches it through the engine's bus, from
+// whichever instance took it.
+
+export interface McpServices {
+  db: DbClient;
+  engine: Engine;
+}
+
+/** A refusal before any JSON-RPC is read: the HTTP status, and a JSON-RPC error saying why. */
+function refusal(error: unknown, headers: Record<string, string> = {}): Response {
+  reportUnexpected("MCP call refused", error);
+  const body = publicErrorOf(error);
+  const challenge: Record<string, string> =
+    body.status === 401 ? { "WWW-Authenticate": 'Bearer realm="toolnexus"' } : {};
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32001, message: body.message, data: { code: body.code } } },
+    {
+      status: body.status,
+      headers: { "Cache-Control": "no-store", ...errorHeaders(body), ...challenge, ...headers },
+    },
+  );
+}
+
+/** The token, both request scopes (the tools make requests and read their answers), the rate. */
+async function admit(db: DbClient, request: Request): Promise<TokenCaller | Response> {
+  try {
+    const authorization = request.headers.get("authorization");
+    if (!authorization) {
+      throw new AppError("unauthorized:token", {
+        message: "No API token: send one made at /settings/tokens as `Authorization: Bearer <token>`.",
+      });
+    }
+    const caller = await authenticateApiToken({ db, authorization });
+    ensureScope(caller, "requests:write");
+    ensureScope(caller, "requests:read");
+    const rate = await countApiCall({ db, tokenId: caller.tokenId });
+    if (rate.status === "throttled") {
+      return refusal(new AppError("rate_limited:token"), { "Retry-After": String(rate.retryAfterSeconds) });
+    }
+    return caller;
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+export async function serveMcp(request: Request, services: McpServices): Promise<Response> {
+  if (request.method !== "POST") {
+    // Without sessions there is nothing to stream to or close: each call answers on its own POST.
+    return new Response(null, { status: 405, headers: { Allow: "POST" } });
+  }
+  const caller = await admit(services.db, request);
+  if (caller instanceof Response) return caller;
+
+  const server = new McpServer({ name: "toolnexus", version: "1.0.0" }, { capabilities: { tools: {} } });
+  registerMcpTools(server, { ...services, caller, httpSignal: request.signal });
+  // A cancel comes on a POST of its own, to a server that never saw the call: it finds the call
+  // among this instance's waiting ones, by token and JSON-RPC id.
+  server.server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+    const { requestId, reason } = notification.params;
+    if (requestId !== undefined)
+      cancelWaitingCall(caller.tokenId, requestId, reason ?? "cancelled by the client");
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  // The client dropping its connection stops the waiting call (its request stays open for a repeat).
+  request.signal.addEventListener("abort", () => void server.close(), { once: true });
+  try {
+    return await transport.handleRequest(request);
+  } catch (error) {
+    await server.close();
+    return refusal(error);
+  }
+}

@@ -1,0 +1,12 @@
+import { getAppServices } from "@/app/_lib/app-services";
+import { serveMcp } from "./_lib/serve-mcp";
+
+// The MCP server for agents outside the app (ADR 0064); see _lib/serve-mcp.ts.
+async function handle(request: Request): Promise<Response> {
+  return serveMcp(request, await getAppServices());
+}
+
+export const POST = handle;
+export const GET = handle;
+export const DELETE = handle;
+export const dynamic = "force-dynamic";
