@@ -1,7 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
-import type { SessionUser } from "@/lib/auth/session-user";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import { type ApiTokenScope, createApiToken } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
@@ -12,7 +11,7 @@ import type { StoredRequest } from "@/lib/db/requests";
 
 export async function tokenFor(
   db: DbClient,
-  user: SessionUser,
+  user: { id: string },
   scopes: ApiTokenScope[] = ["requests:write", "requests:read"],
 ): Promise<{ token: string; id: string }> {
   const minted = mintApiToken();
