@@ -17,7 +17,11 @@ export interface EventNotice {
  * hears it looks for them now instead of at its next sweep). Delivered at most once, to every
  * engine including the sender's own; a lost one only costs the wait for a lease or a sweep.
  */
-export type EngineSignal = { type: "run_cancelled"; runId: string } | { type: "runs_released" };
+export type EngineSignal =
+  | { type: "run_cancelled"; runId: string }
+  | { type: "runs_released" }
+  /** An MCP client cancelled its call; the instance holding the call withdraws its request (ADR 0064). */
+  | { type: "mcp_call_cancelled"; tokenId: string; callId: string | number };
 
 export interface EventBus {
   /**

@@ -10,6 +10,13 @@ const channelPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function isEngineSignal(value: EngineSignal): boolean {
   if (value.type === "runs_released") return true;
+  if (value.type === "mcp_call_cancelled") {
+    const id = value.callId;
+    return (
+      typeof value.tokenId === "string" &&
+      (typeof id === "number" || (typeof id === "string" && id.length <= 200))
+    );
+  }
   return value.type === "run_cancelled" && typeof value.runId === "string" && value.runId.length <= 200;
 }
 

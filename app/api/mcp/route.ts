@@ -3,10 +3,12 @@ import { serveMcp } from "./_lib/serve-mcp";
 
 // The MCP server for agents outside the app (ADR 0064); see _lib/serve-mcp.ts.
 async function handle(request: Request): Promise<Response> {
-  return serveMcp(request, await getAppServices());
+  const { db, engine, bus } = await getAppServices();
+  return serveMcp(request, { db, engine, bus });
 }
+
+export const dynamic = "force-dynamic";
 
 export const POST = handle;
 export const GET = handle;
 export const DELETE = handle;
-export const dynamic = "force-dynamic";

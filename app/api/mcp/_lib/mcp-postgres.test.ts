@@ -5,7 +5,7 @@ import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
 import { makeTestEngine } from "@/lib/engine/testing/engine-fixture";
 import { memoryLog } from "@/lib/engine/testing/scripted-agent";
 import { serveMcp } from "./serve-mcp";
-import { connect, openRequestOf, requestsOf, textOf, tokenFor } from "./testing/mcp-fixture";
+import { connect, openRequestOf, requestsOf, textOf, tokenFor, until } from "./testing/mcp-fixture";
 import { serveOverHttp } from "./testing/serve-over-http";
 
 // Two instances on one PostgreSQL, each serving /api/mcp over real HTTP: a call waits on one,
@@ -31,8 +31,8 @@ describe("the MCP server across instances on one PostgreSQL", () => {
     const a = makeTestEngine({ db, log: memoryLog(), bus: busA });
     const b = makeTestEngine({ db, log: memoryLog(), bus: busB });
     const [serverA, serverB] = await Promise.all([
-      serveOverHttp((request) => serveMcp(request, { db, engine: a })),
-      serveOverHttp((request) => serveMcp(request, { db, engine: b })),
+      serveOverHttp((request) => serveMcp(request, { db, engine: a, bus: busA })),
+      serveOverHttp((request) => serveMcp(request, { db, engine: b, bus: busB })),
     ]);
     // Waits re-read the request only every minute: only the notification can wake this call in time.
     process.env.TOOLNEXUS_MCP_PROGRESS_MS = "60000";
@@ -68,6 +68,48 @@ describe("the MCP server across instances on one PostgreSQL", () => {
     } finally {
       delete process.env.TOOLNEXUS_MCP_PROGRESS_MS;
       await Promise.all([serverA.close(), serverB.close()]);
+      await Promise.all([a.stop(), b.stop()]);
+      await Promise.all([busA.close(), busB.close()]);
+    }
+  });
+
+  it("cancels a call whose cancel reaches another instance than the call", { timeout: 60_000 }, async () => {
+    const { db, url: connectionString } = database;
+    const { owner } = await seedPeople(db);
+    const [busA, busB] = await Promise.all([
+      createPostgresEventBus({ connectionString, instanceId: "a" }),
+      createPostgresEventBus({ connectionString, instanceId: "b" }),
+    ]);
+    const a = makeTestEngine({ db, log: memoryLog(), bus: busA });
+    const b = makeTestEngine({ db, log: memoryLog(), bus: busB });
+    // A load balancer without stickiness: each POST goes to the other instance than the last.
+    let turn = 0;
+    const balancer = await serveOverHttp((request) => {
+      turn += 1;
+      return turn % 2 === 0
+        ? serveMcp(request, { db, engine: a, bus: busA })
+        : serveMcp(request, { db, engine: b, bus: busB });
+    });
+    try {
+      const { token } = await tokenFor(db, owner);
+      const client = await connect(balancer.url, token);
+      const stop = new AbortController();
+      const call = client.callTool({ name: "ask_human", arguments: { prompt: "Which region?" } }, undefined, {
+        signal: stop.signal,
+      });
+      const open = await openRequestOf(db, owner.id);
+      const before = turn;
+      stop.abort("not needed any more");
+      await expect(call).rejects.toThrow();
+      await until(
+        async () =>
+          (await a.readOwnRequest({ requestId: open.id, ownerId: owner.id })).status === "cancelled",
+      );
+      // The cancel was the one POST after the call, so another instance served it.
+      expect(turn).toBe(before + 1);
+      await client.close();
+    } finally {
+      await balancer.close();
       await Promise.all([a.stop(), b.stop()]);
       await Promise.all([busA.close(), busB.close()]);
     }

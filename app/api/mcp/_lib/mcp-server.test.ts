@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
+import type { EventBus } from "@/lib/engine/event-bus";
 import { serveMcp } from "./serve-mcp";
 import { connect, openRequestOf, requestsOf, textOf, tokenFor } from "./testing/mcp-fixture";
 import { serveOverHttp } from "./testing/serve-over-http";
@@ -11,13 +12,14 @@ import { serveOverHttp } from "./testing/serve-over-http";
 
 let db: Db;
 let engine: Engine;
+let bus: EventBus;
 let url: string;
 let close: () => Promise<void>;
 withTestEngine((started) => {
-  ({ db, engine } = started);
+  ({ db, engine, bus } = started);
 });
 beforeAll(async () => {
-  ({ url, close } = await serveOverHttp((request) => serveMcp(request, { db, engine })));
+  ({ url, close } = await serveOverHttp((request) => serveMcp(request, { db, engine, bus })));
 });
 afterAll(() => close?.());
 

@@ -3,6 +3,7 @@ import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { revokeApiTokenById } from "@/lib/db/api-tokens";
 import type { Db } from "@/lib/db/client";
 import type { Engine } from "@/lib/engine/engine-types";
+import type { EventBus } from "@/lib/engine/event-bus";
 import { serveMcp } from "./serve-mcp";
 import { connect, openRequestOf, requestsOf, textOf, tokenFor, until } from "./testing/mcp-fixture";
 import { serveOverHttp } from "./testing/serve-over-http";
@@ -13,13 +14,14 @@ import { waitingCount } from "./waiting-calls";
 
 let db: Db;
 let engine: Engine;
+let bus: EventBus;
 let url: string;
 let close: () => Promise<void>;
 withTestEngine((started) => {
-  ({ db, engine } = started);
+  ({ db, engine, bus } = started);
 });
 beforeAll(async () => {
-  ({ url, close } = await serveOverHttp((request) => serveMcp(request, { db, engine })));
+  ({ url, close } = await serveOverHttp((request) => serveMcp(request, { db, engine, bus })));
 });
 afterAll(() => close?.());
 

@@ -7,9 +7,10 @@ import { reportUnexpected } from "@/app/_lib/report-unexpected";
 import { authenticateApiToken, countApiCall, ensureScope, type TokenCaller } from "@/lib/auth/api-token-auth";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
+import type { EventBus } from "@/lib/engine/event-bus";
 import { AppError, errorHeaders } from "@/lib/errors";
 import { registerMcpTools } from "./mcp-tools";
-import { cancelWaitingCall } from "./waiting-calls";
+import { listenForCancels } from "./waiting-calls";
 
 // The MCP server at /api/mcp (ADR 0064): Streamable HTTP without sessions, so every POST is
 // served on its own by a fresh server and any instance can serve any call. A waiting tool call
@@ -19,6 +20,7 @@ import { cancelWaitingCall } from "./waiting-calls";
 export interface McpServices {
   db: DbClient;
   engine: Engine;
+  bus: EventBus;
 }
 
 /** A refusal before any JSON-RPC is read: the HTTP status, and a JSON-RPC error saying why. */
@@ -67,13 +69,14 @@ export async function serveMcp(request: Request, services: McpServices): Promise
   if (caller instanceof Response) return caller;
 
   const server = new McpServer({ name: "toolnexus", version: "1.0.0" }, { capabilities: { tools: {} } });
-  registerMcpTools(server, { ...services, caller, httpSignal: request.signal });
-  // A cancel comes on a POST of its own, to a server that never saw the call: it finds the call
-  // among this instance's waiting ones, by token and JSON-RPC id.
-  server.server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
-    const { requestId, reason } = notification.params;
-    if (requestId !== undefined)
-      cancelWaitingCall(caller.tokenId, requestId, reason ?? "cancelled by the client");
+  registerMcpTools(server, { db: services.db, engine: services.engine, caller, httpSignal: request.signal });
+  // A cancel comes on a POST of its own, maybe to another instance than the call's: it is told
+  // to every instance, and the one holding the call (by token and JSON-RPC id) withdraws it.
+  listenForCancels(services.bus);
+  server.server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
+    const { requestId } = notification.params;
+    if (requestId === undefined) return;
+    await services.bus.signal({ type: "mcp_call_cancelled", tokenId: caller.tokenId, callId: requestId });
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);

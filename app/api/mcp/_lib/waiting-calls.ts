@@ -1,3 +1,5 @@
+import type { EventBus } from "@/lib/engine/event-bus";
+
 // The MCP calls waiting on this instance, by token: how many each token has (the limit), and
 // which inbox request each JSON-RPC call id stands for, so a `notifications/cancelled` that
 // arrives on its own HTTP request (the server keeps no sessions) finds the call it cancels.
@@ -40,4 +42,20 @@ export function cancelWaitingCall(tokenId: string, callId: string | number, reas
   if (!only) return false;
   only.cancel.abort(reason);
   return true;
+}
+
+const listening = new WeakSet<EventBus>();
+
+/**
+ * Hears cancels from every instance: the cancel's POST may reach another instance than the
+ * call's, so it goes out as an engine signal and the instance holding the call acts on it.
+ */
+export function listenForCancels(bus: EventBus): void {
+  if (listening.has(bus)) return;
+  listening.add(bus);
+  bus.listenSignals((message) => {
+    if (message.type === "mcp_call_cancelled") {
+      cancelWaitingCall(message.tokenId, message.callId, "cancelled by the client");
+    }
+  });
 }
