@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { ActionResult } from "@/lib/errors";
 import { unsentResult } from "@/lib/errors";
+import { McpSetup } from "./mcp-setup";
 
 const SCOPES = [
   { value: "requests:write", label: "requests:write — make and cancel requests" },
@@ -30,19 +31,20 @@ type CreateToken = (input: {
 export function CreateTokenForm({ createToken }: { createToken: CreateToken }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [created, setCreated] = useState<{ name: string; token: string; scopes: string[] } | null>(null);
 
   async function submit(form: FormData) {
     setBusy(true);
     setError(null);
     const lifetime = String(form.get("expiresInDays"));
+    const scopes = form.getAll("scopes").map(String);
     const result = await createToken({
       name: String(form.get("name") ?? ""),
-      scopes: form.getAll("scopes").map(String),
+      scopes,
       expiresInDays: lifetime === "never" ? null : Number(lifetime),
     }).catch(() => unsentResult("The token could not be made. Please try again."));
     setBusy(false);
-    if (result.ok) setCreated({ name: result.value.row.name, token: result.value.token });
+    if (result.ok) setCreated({ name: result.value.row.name, token: result.value.token, scopes });
     else setError(result.error.issues[0]?.message ?? result.error.message);
   }
 
@@ -89,6 +91,7 @@ export function CreateTokenForm({ createToken }: { createToken: CreateToken }) {
           <output aria-label="New token" className="tn-json" data-testid="new-token">
             {created.token}
           </output>
+          <McpSetup token={created.token} scopes={created.scopes} />
         </div>
       )}
     </section>
