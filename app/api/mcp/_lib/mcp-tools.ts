@@ -61,6 +61,49 @@ const questionOutput = {
   by: z.string().optional().describe("Who answered."),
 };
 
+// Built once: each POST registers the tools on a fresh server, and these are shared.
+const permissionPromptTool = {
+  title: "Ask the inbox for permission",
+  description:
+    "Claude Code's permission prompt (--permission-prompt-tool): asks a person in the toolnexus inbox whether the tool may run, and waits. Returns {behavior:'allow', updatedInput} or {behavior:'deny', message}.",
+  inputSchema: z.object({
+    tool_name: z.string().min(1).max(200).describe("The tool that wants to run, e.g. Bash."),
+    input: object("input").describe("The tool's input; the approver may edit it."),
+    tool_use_id: z.string().min(1).max(200).optional().describe("The tool use this permission is for."),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};
+
+const requestApprovalTool = {
+  title: "Ask a person to approve",
+  description:
+    "Asks for an approval in the toolnexus inbox and waits for the decision. `arguments` are shown and may be edited by the approver; the result carries them as approved.",
+  inputSchema: z.object({
+    prompt,
+    details: z.string().max(4_000).optional().describe("More for the approver to read."),
+    arguments: object("arguments").optional().describe("What is to be approved; editable."),
+    expires_in_seconds: expiresIn,
+    audience: z.enum(["owner", "reviewers"]).optional().describe("Who answers; reviewers by default."),
+    idempotency_key: idempotencyKey,
+  }),
+  outputSchema: z.object(approvalOutput),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};
+
+const askHumanTool = {
+  title: "Ask a person a question",
+  description:
+    "Asks the token's owner in the toolnexus inbox and waits for the answer. With `schema` (a JSON Schema object) the person fills in that form and the answer satisfies it; without, they write one answer.",
+  inputSchema: z.object({
+    prompt,
+    schema: object("schema").optional().describe("A JSON Schema (type object) for the answer."),
+    expires_in_seconds: expiresIn,
+    idempotency_key: idempotencyKey,
+  }),
+  outputSchema: z.object(questionOutput),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+};
+
 async function answererOf(db: DbClient, stored: StoredRequest): Promise<string | undefined> {
   const actorId = stored.answer?.actorId;
   if (!actorId) return undefined;
@@ -75,17 +118,7 @@ function structured(result: Record<string, unknown>, summary: string) {
 export function registerMcpTools(server: McpServer, context: McpCallContext & { db: DbClient }): void {
   server.registerTool(
     "permission_prompt",
-    {
-      title: "Ask the inbox for permission",
-      description:
-        "Claude Code's permission prompt (--permission-prompt-tool): asks a person in the toolnexus inbox whether the tool may run, and waits. Returns {behavior:'allow', updatedInput} or {behavior:'deny', message}.",
-      inputSchema: {
-        tool_name: z.string().min(1).max(200).describe("The tool that wants to run, e.g. Bash."),
-        input: object("input").describe("The tool's input; the approver may edit it."),
-        tool_use_id: z.string().min(1).max(200).optional().describe("The tool use this permission is for."),
-      },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    },
+    permissionPromptTool,
     async ({ tool_name, input, tool_use_id }, extra) => {
       const stored = await askAndWait(
         context,
@@ -108,84 +141,50 @@ export function registerMcpTools(server: McpServer, context: McpCallContext & { 
     },
   );
 
-  server.registerTool(
-    "request_approval",
-    {
-      title: "Ask a person to approve",
-      description:
-        "Asks for an approval in the toolnexus inbox and waits for the decision. `arguments` are shown and may be edited by the approver; the result carries them as approved.",
-      inputSchema: {
-        prompt,
-        details: z.string().max(4_000).optional().describe("More for the approver to read."),
-        arguments: object("arguments").optional().describe("What is to be approved; editable."),
-        expires_in_seconds: expiresIn,
-        audience: z.enum(["owner", "reviewers"]).optional().describe("Who answers; reviewers by default."),
-        idempotency_key: idempotencyKey,
+  server.registerTool("request_approval", requestApprovalTool, async (input, extra) => {
+    const stored = await askAndWait(
+      context,
+      {
+        tool: "request_approval",
+        request: approvalRequest({
+          prompt: input.prompt,
+          ...(input.details ? { details: input.details } : {}),
+          ...(input.arguments ? { args: input.arguments } : {}),
+          expiresInSeconds: input.expires_in_seconds ?? defaultExpirySeconds(),
+        }),
+        ...(input.audience ? { audience: input.audience } : {}),
+        callKey: input.idempotency_key,
+        sameness: { ...input, expires_in_seconds: undefined },
+        keyField: "idempotency_key",
       },
-      outputSchema: approvalOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    },
-    async (input, extra) => {
-      const stored = await askAndWait(
-        context,
-        {
-          tool: "request_approval",
-          request: approvalRequest({
-            prompt: input.prompt,
-            ...(input.details ? { details: input.details } : {}),
-            ...(input.arguments ? { args: input.arguments } : {}),
-            expiresInSeconds: input.expires_in_seconds ?? defaultExpirySeconds(),
-          }),
-          ...(input.audience ? { audience: input.audience } : {}),
-          callKey: input.idempotency_key,
-          sameness: { ...input, expires_in_seconds: undefined },
-          keyField: "idempotency_key",
-        },
-        extra,
-      );
-      const result = approvalResult(stored, await answererOf(context.db, stored));
-      const by = result.by ? ` by ${result.by}` : "";
-      return structured(
-        result,
-        `${result.status[0]?.toUpperCase()}${result.status.slice(1)}${by}.${result.note ? ` Note: ${result.note}` : ""}`,
-      );
-    },
-  );
+      extra,
+    );
+    const result = approvalResult(stored, await answererOf(context.db, stored));
+    const by = result.by ? ` by ${result.by}` : "";
+    return structured(
+      result,
+      `${result.status[0]?.toUpperCase()}${result.status.slice(1)}${by}.${result.note ? ` Note: ${result.note}` : ""}`,
+    );
+  });
 
-  server.registerTool(
-    "ask_human",
-    {
-      title: "Ask a person a question",
-      description:
-        "Asks the token's owner in the toolnexus inbox and waits for the answer. With `schema` (a JSON Schema object) the person fills in that form and the answer satisfies it; without, they write one answer.",
-      inputSchema: {
-        prompt,
-        schema: object("schema").optional().describe("A JSON Schema (type object) for the answer."),
-        expires_in_seconds: expiresIn,
-        idempotency_key: idempotencyKey,
+  server.registerTool("ask_human", askHumanTool, async (input, extra) => {
+    const stored = await askAndWait(
+      context,
+      {
+        tool: "ask_human",
+        request: questionRequest({
+          prompt: input.prompt,
+          ...(input.schema ? { schema: input.schema } : {}),
+          expiresInSeconds: input.expires_in_seconds ?? defaultExpirySeconds(),
+        }),
+        callKey: input.idempotency_key,
+        sameness: { ...input, expires_in_seconds: undefined },
+        keyField: "idempotency_key",
       },
-      outputSchema: questionOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    },
-    async (input, extra) => {
-      const stored = await askAndWait(
-        context,
-        {
-          tool: "ask_human",
-          request: questionRequest({
-            prompt: input.prompt,
-            ...(input.schema ? { schema: input.schema } : {}),
-            expiresInSeconds: input.expires_in_seconds ?? defaultExpirySeconds(),
-          }),
-          callKey: input.idempotency_key,
-          sameness: { ...input, expires_in_seconds: undefined },
-          keyField: "idempotency_key",
-        },
-        extra,
-      );
-      const result = questionResult(stored, await answererOf(context.db, stored));
-      const summary = result.answered ? JSON.stringify(result.data ?? {}) : `Not answered: ${result.status}.`;
-      return structured(result, summary);
-    },
-  );
+      extra,
+    );
+    const result = questionResult(stored, await answererOf(context.db, stored));
+    const summary = result.answered ? JSON.stringify(result.data ?? {}) : `Not answered: ${result.status}.`;
+    return structured(result, summary);
+  });
 }
