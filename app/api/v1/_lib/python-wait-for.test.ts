@@ -38,7 +38,12 @@ beforeAll(async () => {
   url = served.url.replace(/\/api\/mcp$/, "");
   close = served.close;
 });
-afterAll(() => close?.());
+/** Every script started, killed after the tests so a failing one never outlives them. */
+const running: { kill: () => void }[] = [];
+afterAll(async () => {
+  for (const script of running) script.kill();
+  await close?.();
+});
 
 function runScript(token: string, prompt: string) {
   let output = "";
@@ -53,7 +58,13 @@ function runScript(token: string, prompt: string) {
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return { output: () => output, exited, kill: () => child.kill("SIGKILL") };
+  return {
+    output: () => output,
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
 }
 
 describe("the Python wait_for example", () => {
@@ -74,6 +85,7 @@ describe("the Python wait_for example", () => {
     const listed = async () => (await listApiRequestsByOwner({ db, ownerId: owner.id, limit: 10 })).requests;
 
     const first = runScript(minted.token, "Ship build 812?");
+    running.push(first);
     await expect.poll(listed, { timeout: 20_000 }).toHaveLength(1);
     first.kill();
     await first.exited;
@@ -85,6 +97,7 @@ describe("the Python wait_for example", () => {
       answer: { ok: true, data: { note: "go" } },
     });
     const second = runScript(minted.token, "Ship build 812?");
+    running.push(second);
     expect(await second.exited).toBe(0);
     expect(JSON.parse(second.output().trim())).toEqual({
       id: "Ship build 812?",
