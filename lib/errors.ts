@@ -59,6 +59,10 @@ export const appErrorCatalog = {
     message: "This tool's policy was changed meanwhile. Reload the page and try again.",
   },
   "conflict:token_revoked": { status: 409, message: "This API token has already been revoked." },
+  "conflict:token_limit": {
+    status: 409,
+    message: "You hold as many active API tokens as one person may. Revoke one you no longer use first.",
+  },
   "invalid:idempotency_key": {
     status: 422,
     message: "This Idempotency-Key was already used for a request with a different body.",
