@@ -38,8 +38,10 @@ function askedBy(request: MailRequest): string {
   return defang(`Asked by ${describeOrigin(request.origin)}.`);
 }
 
+/** The kind, and the tool that asked (an API request has none: who asked says how it came). */
 function heading(request: MailRequest): string {
-  return `${KIND_LABEL[request.kind] ?? "Request"} · tool ${defang(request.toolName)}`;
+  const kind = KIND_LABEL[request.kind] ?? "Request";
+  return request.origin.via === "api" ? kind : `${kind} · tool ${defang(request.toolName)}`;
 }
 
 function textEntry(request: MailRequest, appUrl: string): string {

@@ -96,6 +96,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("mail that quotes people on 
       "> Session expired: sign in again at hxxps://evil[.]example/login\n> or mail help@evil[.]example",
     );
     expect(text).toContain(`Open the request: ${APP}/requests/${id}`);
+    expect(text.startsWith("Approval needed\nAsked by")).toBe(true);
     // The HTML part: the prompt in a blockquote as escaped text, and no link but the app's own.
     expect(html).toMatch(
       /<blockquote[^>]*>Session expired: sign in again at hxxps:\/\/evil\[\.\]example\/login<br>or mail help@evil\[\.\]example<\/blockquote>/,
@@ -111,7 +112,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("mail that quotes people on 
     await parkRequests(database.db, owner.id, [{ audience: "reviewers", prompt: "Deploy web v1.4?" }]);
     await worker().tick();
     const [mail] = mailTo(rita.email);
-    expect(mail?.text).toContain("Asked by Olga's chat.");
+    expect(mail?.text).toContain("Approval needed · tool deploy\nAsked by Olga's chat.");
     expect(mail?.text).toContain("> Deploy web v1.4?");
   });
 
