@@ -79,6 +79,11 @@ export const appErrorCatalog = {
     message:
       "The service is briefly unavailable. You are still signed in: please try again in a few seconds.",
   },
+  "unsupported_media_type:body": {
+    status: 415,
+    message: "Send the request body as JSON, with Content-Type: application/json.",
+  },
+  "method_not_allowed:route": { status: 405, message: "This API call does not take this method." },
   "internal:unexpected": { status: 500, message: "Something went wrong on our side. Please try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
