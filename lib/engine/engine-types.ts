@@ -79,7 +79,10 @@ export interface NewStandaloneRequest {
   /** Who must answer; by default the same policy as a tool's request of that kind. */
   audience?: Audience;
   idempotencyKey: string | null;
-  /** SHA-256 of the create's normalised body: a key used again must come with the same one. */
+  /**
+   * SHA-256 of the create's normalised body without its audience: a key used again must come
+   * with the same one, and with the same audience once the default is applied.
+   */
   createHash: string;
 }
 
