@@ -148,6 +148,14 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
         if (!verdict.valid)
           expect(new Set(reply.issues!.map((issue) => issue.path))).toEqual(new Set(["/wait"]));
       }
+      // The message says which form a wait takes, apart from how long it may be.
+      const messageFor = async (wait: string) => {
+        const url = `${BASE}/nope?wait=${encodeURIComponent(wait)}`;
+        const response = await read(get(token, url), { params: Promise.resolve({ id: "nope" }) }, services());
+        return ((await response.json()).issues as { message: string }[]).map((issue) => issue.message);
+      };
+      expect(await messageFor("1e3")).toContain("must be decimal seconds, e.g. 30 or 2.5");
+      expect(await messageFor("600")).toEqual(["must be at most 60 seconds"]);
       const listQuery = contract.parameters("listRequests", "query");
       for (const [query, allowed] of each(listQueryCases)) {
         const verdict = listQuery.validate(query);
