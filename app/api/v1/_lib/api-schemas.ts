@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ANSWER_DATA_MAX_BYTES, answerDataBytes, formatKilobytes } from "@/lib/domain/answer-limits";
+import { KNOWN_REQUEST_KINDS, REQUEST_KINDS } from "@/lib/domain/request-kinds";
 import { REQUEST_EXPIRY_HORIZON_DAYS } from "@/lib/domain/request-limits";
 
 // The shapes of /api/v1, once: the routes parse with them and the OpenAPI document is generated
@@ -17,6 +18,11 @@ const dataObject = z
     message: `must be at most ${formatKilobytes(ANSWER_DATA_MAX_BYTES)} as JSON`,
   })
   .meta({ "x-maxJsonBytes": ANSWER_DATA_MAX_BYTES });
+
+// The kinds a program may not ask for (a sign-in needs a tool's OAuth flow), as a pattern the
+// document carries; the names are lower-case letters, so they need no escaping.
+const NOT_BY_API = KNOWN_REQUEST_KINDS.filter((kind) => !REQUEST_KINDS[kind].creatableByApi);
+const NOT_BY_API_PATTERN = new RegExp(`^(?!(?:${NOT_BY_API.join("|")})$)`);
 
 /** At most `max` characters as a JSON Schema counts them (code points, not UTF-16 units). */
 function maxCharacters(max: number) {
@@ -46,8 +52,11 @@ export const createRequestBody = z
     kind: z
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,49}$/, "must be 1–50 lower-case letters, digits, _ or -")
-      .regex(/^(?!authorization$)/, "must not be authorization: sign-ins are started by the app's own tools")
-      .describe("approval, input, question, or a kind of your own; authorization is refused."),
+      .regex(
+        NOT_BY_API_PATTERN,
+        `must not be ${NOT_BY_API.join(" or ")}: sign-ins are started by the app's own tools`,
+      )
+      .describe(`approval, input, question, or a kind of your own; ${NOT_BY_API.join(", ")} is refused.`),
     prompt: maxCharacters(2_000)
       .regex(/\S/, "must not be blank")
       .regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE)
