@@ -25,11 +25,10 @@ const NOT_BY_API = KNOWN_REQUEST_KINDS.filter((kind) => !REQUEST_KINDS[kind].cre
 const NOT_BY_API_PATTERN = new RegExp(`^(?!(?:${NOT_BY_API.join("|")})$)`);
 
 /** At most `max` characters as a JSON Schema counts them (code points, not UTF-16 units). */
-function maxCharacters(max: number) {
-  return z
-    .string()
+function maxCharacters<S extends z.ZodString | z.ZodURL>(schema: S, max: number): S {
+  return schema
     .refine((text) => [...text].length <= max, { message: `must be at most ${max} characters` })
-    .meta({ maxLength: max });
+    .meta({ maxLength: max }) as S; // refine and meta return the schema they were called on
 }
 
 // NUL (which PostgreSQL's text refuses) and the bidirectional embedding, override and isolate
@@ -57,16 +56,14 @@ export const createRequestBody = z
         `must not be ${NOT_BY_API.join(" or ")}: sign-ins are started by the app's own tools`,
       )
       .describe(`approval, input, question, or a kind of your own; ${NOT_BY_API.join(", ")} is refused.`),
-    prompt: maxCharacters(2_000)
+    prompt: maxCharacters(z.string(), 2_000)
       .regex(/\S/, "must not be blank")
       .regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE)
       .trim()
       .describe(
         "What the person is asked: not blank, without NUL or bidirectional controls; stored without surrounding white space.",
       ),
-    url: z
-      .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
-      .max(2_000)
+    url: maxCharacters(z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }), 2_000)
       .regex(
         HTTP_URL,
         "must be an http(s) URL without a user name or password, spaces or bidirectional controls",

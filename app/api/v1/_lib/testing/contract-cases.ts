@@ -53,6 +53,9 @@ export function createBodyCases(): [string, unknown, boolean][] {
     over(false, "url with backslashes", { url: "https:\\\\rita@example.test/" }),
     over(false, "url with a space", { url: "https://example.test/a b" }),
     over(false, "url with a right-to-left override", { url: "https://example.test/\u202Efdp.exe" }),
+    over(true, "url of 2000 characters, emoji among them", {
+      url: `https://example.test/${"😀".repeat(1_979)}`,
+    }),
     over(false, "url of 2001 characters", { url: `https://example.test/${"a".repeat(2_001 - 21)}` }),
     over(true, "data of 16 KB", { data: dataOfBytes(16 * 1024) }),
     over(false, "data of 16 KB and a byte", { data: dataOfBytes(16 * 1024 + 1) }),
