@@ -40,6 +40,8 @@ describe("the outbound fetch", () => {
     const open = createOutboundFetch({ allowPrivate: true });
     for (const name of ["127.0.0.1", "localhost"]) {
       const response = await open(server.url("/", name));
+      // The SDKs that call it test `instanceof Response`.
+      expect(response).toBeInstanceOf(Response);
       expect(await response.text()).toBe("ok");
     }
   });

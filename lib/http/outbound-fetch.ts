@@ -43,9 +43,26 @@ export function createOutboundFetch(
     },
   });
   // undici's own fetch: the global one may be wrapped by the framework, which need not pass a
-  // dispatcher on. Its Request/Response are the WHATWG ones the SDKs expect.
-  return (input, init) =>
-    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<
-      typeof undiciFetch
-    >[1]) as unknown as Promise<Response>;
+  // dispatcher on. Its answer is handed back as a global Response, because the SDKs that call
+  // this test `instanceof Response` (the MCP SDK reads OAuth errors only from one).
+  return async (input, init) => {
+    const answer = await undiciFetch(input, { ...(init as object), dispatcher } as UndiciInit);
+    const response = new Response(
+      NULL_BODY.has(answer.status) ? null : (answer.body as ReadableStream | null),
+      {
+        status: answer.status,
+        statusText: answer.statusText,
+        headers: [...answer.headers],
+      },
+    );
+    Object.defineProperties(response, {
+      url: { value: answer.url },
+      redirected: { value: answer.redirected },
+    });
+    return response;
+  };
 }
+
+type UndiciInit = Parameters<typeof undiciFetch>[1];
+/** Statuses whose Response may not have a body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
