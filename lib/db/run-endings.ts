@@ -54,7 +54,7 @@ export async function finishRun({
         "promptTokens" = COALESCE(${sqlInt(usage?.promptTokens ?? null)}, "promptTokens"),
         "completionTokens" = COALESCE(${sqlInt(usage?.completionTokens ?? null)}, "completionTokens"),
         "totalTokens" = COALESCE(${sqlInt(usage?.totalTokens ?? null)}, "totalTokens"),
-        "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+        "version" = "version" + 1, "answeredCallsStarted" = false, "updatedAt" = ${sqlTime(new Date())}
       WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
     if (held !== 1) return null;
     await appendMissingMessages({ tx, threadId, runId, messages, known: storedMessages });
@@ -97,27 +97,37 @@ function closingMessages(slots: Checkpoint["slots"], output: string): Message[] 
   );
 }
 
+export type CancelledRun =
+  | { status: "cancelled"; events: ThreadEvent[] }
+  /** The run was taken back to running by an answer and the calls it waited on may have started. */
+  | { status: "calls_started" }
+  | { status: "ended" };
+
 /**
- * Ends a live run on behalf of `actorId`, provided it is still at `version` (as the caller read
- * it): an answer taken meanwhile moved it on and wins. Null when the run ended or changed.
+ * Ends a live run on behalf of `actorId`, unless the calls it was parked on have been let start:
+ * the statement that takes a parked run back to running sets `answeredCallsStarted`, and this
+ * one ends only a run without it, so on the run's row exactly one of the two comes first. A
+ * cancel that wins leaves every answered call unstarted; one that loses changes nothing.
  */
 export async function cancelRunById({
   db,
   runId,
   actorId,
-  version,
 }: {
   db: DbClient;
   runId: string;
   actorId: string;
-  version: number;
-}): Promise<ThreadEvent[] | null> {
-  return db.$transaction(async (tx) => {
+}): Promise<CancelledRun> {
+  return db.$transaction(async (tx): Promise<CancelledRun> => {
     const ended = await tx.run.updateMany({
-      where: { id: runId, status: { in: ["running", "pending"] }, version },
+      where: { id: runId, status: { in: ["running", "pending"] }, answeredCallsStarted: false },
       data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, version: { increment: 1 } },
     });
-    if (ended.count !== 1) return null;
+    if (ended.count !== 1) {
+      const now = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });
+      const live = now?.status === "running" || now?.status === "pending";
+      return { status: live ? "calls_started" : "ended" };
+    }
     const run = await tx.run.findUniqueOrThrow({
       where: { id: runId },
       select: { threadId: true, checkpoint: true },
@@ -145,6 +155,6 @@ export async function cancelRunById({
         bodies: [{ type: "run_finished", status: "cancelled", text: "" }],
       })),
     );
-    return events;
+    return { status: "cancelled", events };
   }, engineTransaction);
 }
