@@ -80,9 +80,50 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a Stop after an answer on %
     expect(results.map((event) => (event.payload as { output: string }).output)).toEqual([
       "approved and done",
     ]);
+    // Its approver reads that the approval was used.
+    expect(await engine.readRequest({ requestId: request!.id, actor: reviewer })).toMatchObject({
+      status: "answered",
+      runStoppedFirst: false,
+    });
     await engine.stop();
   });
 
+  it("wins over an approval while the run still waits on another request, and says so on it", async () => {
+    const threadId = await suite.freshThread();
+    const { owner, reviewer } = suite.people;
+    const log = memoryLog();
+    const engine = makeTestEngine({ db: suite.database.db, log });
+    // "pair" parks on an approval and a question at once: approving one does not resume the run.
+    const { runId } = await engine.startRun({ threadId, userId: owner.id, message: "pair" });
+    await engine.idle();
+    const approval = (await readRunState(suite.database.db, runId)).requests.find(
+      (request) => request.toolName === "approve",
+    )!;
+    const accepted = await engine.answerRequest({
+      requestId: approval.id,
+      answer: { ok: true },
+      actor: reviewer,
+    });
+    expect(accepted.request.status).toBe("answered");
+
+    await engine.cancelRun({ runId, actor: owner });
+    await engine.idle();
+    const state = await readRunState(suite.database.db, runId);
+    expect(state.run.status).toBe("cancelled");
+    expect(state.requests.map((request) => [request.toolName, request.status])).toEqual([
+      ["approve", "answered"],
+      ["ask_name", "cancelled"],
+    ]);
+    expect(log.entries.filter((entry) => entry.answer)).toEqual([]);
+    // The approval stays recorded as given, and its request tells whoever reads it that the call
+    // it approved never ran.
+    expect(await engine.readRequest({ requestId: approval.id, actor: reviewer })).toMatchObject({
+      status: "answered",
+      answer: { ok: true, actorId: reviewer.id },
+      runStoppedFirst: true,
+    });
+    await engine.stop();
+  });
   it("works again once a safe point has stored the answered call's result", async () => {
     const threadId = await suite.freshThread();
     const { owner, reviewer } = suite.people;
