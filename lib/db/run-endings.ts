@@ -5,7 +5,7 @@ import { recordAuditEntry } from "./audit";
 import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { hotSqlOf, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import type { StoredCheckpoint } from "./runs";
@@ -119,20 +119,19 @@ export async function cancelRunById({
   actorId: string;
 }): Promise<CancelledRun> {
   return db.$transaction(async (tx): Promise<CancelledRun> => {
-    const ended = await tx.run.updateMany({
-      where: { id: runId, status: { in: ["running", "pending"] }, answeredCallsStarted: false },
-      data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, version: { increment: 1 } },
-    });
-    if (ended.count !== 1) {
+    // One statement, so the condition is checked on the row as it is when this write takes it
+    // (on PostgreSQL after waiting for a racing answer's commit).
+    const [run] = await hotSqlOf(tx).query<{ threadId: string; checkpoint: unknown }>(sql`
+      UPDATE ${sqlTable("Run")} SET "status" = 'cancelled', "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+      WHERE "id" = ${runId} AND "status" IN ('running', 'pending') AND "answeredCallsStarted" = false
+      RETURNING "threadId", "checkpoint"`);
+    if (!run) {
       const now = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });
       const live = now?.status === "running" || now?.status === "pending";
       return { status: live ? "calls_started" : "ended" };
     }
-    const run = await tx.run.findUniqueOrThrow({
-      where: { id: runId },
-      select: { threadId: true, checkpoint: true },
-    });
-    const checkpoint = run.checkpoint as unknown as StoredCheckpoint | null;
+    const checkpoint = run.checkpoint === null ? null : readSqlJson<StoredCheckpoint>(run.checkpoint);
     const events = await cancelOpenRequestsByRun({ tx, runId, threadId: run.threadId, actorId });
     if (checkpoint) {
       // The transcript up to the checkpoint is stored; only the closing tool results are new.
