@@ -41,10 +41,14 @@ export const appErrorCatalog = {
   "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
   "conflict:run_finished": { status: 409, message: "This run has already ended." },
-  "conflict:run_changed": {
+  "conflict:calls_started": {
     status: 409,
     message:
-      "This run changed just now (an answer may have arrived). Look again, then stop it if you still want to.",
+      "An answer had already let the run go on and the call waiting for it has started, so the run was not stopped. The call's result will show in the chat; stop the run after that if you still want to.",
+  },
+  "conflict:run_stopped": {
+    status: 409,
+    message: "The run was stopped before this answer arrived, so the call it was for never ran.",
   },
   "conflict:last_admin": {
     status: 409,

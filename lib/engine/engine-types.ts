@@ -5,6 +5,7 @@ import type { Actor } from "@/lib/domain/roles";
 import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { EventBus } from "./event-bus";
+import type { ReadRequest } from "./read-request";
 
 import type { SubscribeInput } from "./subscribe-thread";
 
@@ -108,7 +109,7 @@ export interface Engine {
   /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
   expireDueRequests(): Promise<number>;
   /** A request as `actor` may see it, expired first if its time is up. */
-  readRequest(input: { requestId: string; actor: Actor }): Promise<StoredRequest>;
+  readRequest(input: { requestId: string; actor: Actor }): Promise<ReadRequest>;
   /** Whether `actor` may answer this request, by the same policy `answerRequest` enforces. */
   mayAnswer(input: { actor: Actor; request: Pick<StoredRequest, "audience" | "ownerId"> }): boolean;
   /** Takes over runs nobody is driving; returns how many. */
