@@ -41,10 +41,14 @@ export const appErrorCatalog = {
   "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
   "conflict:run_finished": { status: 409, message: "This run has already ended." },
-  "conflict:run_changed": {
+  "conflict:calls_started": {
     status: 409,
     message:
-      "This run changed just now (an answer may have arrived). Look again, then stop it if you still want to.",
+      "An answer had already let the run go on and the call waiting for it has started, so the run was not stopped. The call's result will show in the chat; stop the run after that if you still want to.",
+  },
+  "conflict:run_stopped": {
+    status: 409,
+    message: "The run was stopped before this answer arrived, so the call it was for never ran.",
   },
   "conflict:last_admin": {
     status: 409,
@@ -59,6 +63,10 @@ export const appErrorCatalog = {
     message: "This tool's policy was changed meanwhile. Reload the page and try again.",
   },
   "conflict:token_revoked": { status: 409, message: "This API token has already been revoked." },
+  "conflict:token_limit": {
+    status: 409,
+    message: "You hold as many active API tokens as one person may. Revoke one you no longer use first.",
+  },
   "invalid:idempotency_key": {
     status: 422,
     message: "This Idempotency-Key was already used for a request with a different body.",
@@ -75,6 +83,11 @@ export const appErrorCatalog = {
     message:
       "The service is briefly unavailable. You are still signed in: please try again in a few seconds.",
   },
+  "unsupported_media_type:body": {
+    status: 415,
+    message: "Send the request body as JSON, with Content-Type: application/json.",
+  },
+  "method_not_allowed:route": { status: 405, message: "This API call does not take this method." },
   "internal:unexpected": { status: 500, message: "Something went wrong on our side. Please try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -126,6 +126,7 @@ describe("replies while the database is away (postgres)", () => {
       name: "agent",
       scopes: ["requests:read"],
       expiresAt: null,
+      limit: 20,
       ...minted,
     });
     const engine = makeTestEngine({ db, log: memoryLog() });

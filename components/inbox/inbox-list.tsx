@@ -125,7 +125,7 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
               <div className="inbox-meta muted">
                 <span className="badge">{item.kind}</span> <span className="badge">{item.status}</span>{" "}
                 <code>{item.toolName}</code>
-                {item.ownerName && <span> · for {item.ownerName}</span>}
+                {item.askedBy && <span> · asked by {item.askedBy}</span>}
                 {item.take && item.status === "open" && (
                   <>
                     {" "}
@@ -134,7 +134,8 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
                 )}
                 <span>
                   {" "}
-                  · asked <RequestAge createdAt={item.createdAt} />
+                  · {item.askedBy ? "" : "asked "}
+                  <RequestAge createdAt={item.createdAt} />
                 </span>
                 {item.expiresAt && item.status === "open" && (
                   <span>

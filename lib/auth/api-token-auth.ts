@@ -40,7 +40,7 @@ function bearerOf(authorization: string | null): string | null {
 
 /**
  * The caller behind an `Authorization: Bearer` header, acting with their role as it is now: an
- * unknown, revoked or expired token is the same 401, so a guess learns nothing.
+ * unknown, revoked or expired token is a 401, and only the token's holder learns which.
  */
 export async function authenticateApiToken({
   db,
@@ -84,6 +84,16 @@ export function ensureScope(caller: TokenCaller, scope: ApiTokenScope): void {
 export function apiRateLimit(): number {
   const configured = Number(process.env.TOOLNEXUS_API_RATE_LIMIT ?? "");
   return Number.isInteger(configured) && configured > 0 ? configured : 300;
+}
+
+/**
+ * The most active (unrevoked, unexpired) tokens one person may hold; TOOLNEXUS_API_TOKEN_LIMIT
+ * changes it. Each token has its own rate limit, so without this one person's calls would have
+ * no ceiling.
+ */
+export function apiTokenLimit(env: Record<string, string | undefined> = process.env): number {
+  const configured = Number(env.TOOLNEXUS_API_TOKEN_LIMIT ?? "");
+  return Number.isInteger(configured) && configured > 0 ? configured : 20;
 }
 
 const limiters = new WeakMap<DbClient, Map<number, RateLimiterPrisma>>();

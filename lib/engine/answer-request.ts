@@ -25,9 +25,11 @@ export interface AnswerDeps extends ExpiryDeps {
   };
 }
 
-function refuseClosed(request: Pick<BareRequest, "status">): never {
+function refuseClosed(request: Pick<BareRequest, "status" | "runId">): never {
   if (request.status === "expired") throw new AppError("expired:request");
   if (request.status === "answered") throw new AppError("conflict:answer");
+  // A run's requests are cancelled only with the run: whoever answers is told the call never ran.
+  if (request.status === "cancelled" && request.runId !== null) throw new AppError("conflict:run_stopped");
   throw new AppError("conflict:request_closed");
 }
 

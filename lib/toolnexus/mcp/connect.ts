@@ -32,7 +32,9 @@ export interface OpenConnection {
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    // Written by this library and naming nothing remote: safe for a host to show (`expose`).
+    const late = Object.assign(new Error(`${what} did not answer within ${ms} ms`), { expose: true });
+    timer = setTimeout(() => reject(late), ms);
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
@@ -111,7 +113,11 @@ async function openTransport(
   // The SDK's transports carry the user's token, discover and refresh on a 401 (RFC 9728,
   // RFC 8414, RFC 8707), and throw UnauthorizedError when only a new sign-in helps.
   const authProvider = config.authorization?.provider;
-  const transportOptions = authProvider ? { requestInit, authProvider } : { requestInit };
+  const transportOptions = {
+    requestInit,
+    ...(authProvider ? { authProvider } : {}),
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  };
   const client = newClient(options);
   let first: unknown;
   try {

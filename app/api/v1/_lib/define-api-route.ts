@@ -70,6 +70,12 @@ function parsePart<S extends z.ZodType>(schema: S, value: unknown, where: string
   throw new AppError("bad_request:input", { message: describeIssues(where, issues), issues });
 }
 
+/** A body is JSON by its Content-Type, not by a guess at its bytes (415 otherwise). */
+function requireJsonContentType(request: Request): void {
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") throw new AppError("unsupported_media_type:body");
+}
+
 async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   try {
@@ -99,8 +105,8 @@ export type ApiReply =
 
 /**
  * One /api/v1 call against given services (what tests call): the token first (401), its scope
- * (403), its rate (429), then path, query and body against the spec's schemas (400), and only
- * then the handler. Every refusal is the JSON error of the AppError that made it.
+ * (403), its rate (429), then path, query, the body's type (415) and the body against the spec's
+ * schemas (400), and only then the handler. Every refusal is the JSON error of the AppError that made it.
  */
 export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType>(
   spec: ApiRouteSpec<Params, Query, Body>,
@@ -130,6 +136,7 @@ export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType,
       const query = spec.query
         ? parsePart(spec.query, Object.fromEntries(url.searchParams), "query")
         : undefined;
+      if (spec.body) requireJsonContentType(request);
       const body = spec.body ? parsePart(spec.body, await readJsonBody(request), "body") : undefined;
       const reply = await handler({ caller, params, query, body, request } as never, services);
       if ("stream" in reply)

@@ -80,6 +80,7 @@ describe("the Python wait_for example", () => {
       name: "python",
       scopes: ["requests:write", "requests:read"],
       expiresAt: null,
+      limit: 20,
       ...minted,
     });
     const listed = async () => (await listApiRequestsByOwner({ db, ownerId: owner.id, limit: 10 })).requests;

@@ -15,15 +15,17 @@ export async function tokenFor(
   scopes: ApiTokenScope[] = ["requests:write", "requests:read"],
 ): Promise<{ token: string; id: string }> {
   const minted = mintApiToken();
-  const row = await createApiToken({
+  const created = await createApiToken({
     db,
     userId: user.id,
     name: "agent",
     scopes,
     expiresAt: null,
+    limit: 20,
     ...minted,
   });
-  return { token: minted.token, id: row.id };
+  if (created.status !== "created") throw new Error("the token limit was reached");
+  return { token: minted.token, id: created.row.id };
 }
 
 export async function connect(url: string, token: string): Promise<Client> {
