@@ -60,7 +60,7 @@ export async function toolnexusMcpContender(name: string, target: McpTarget): Pr
       ? { command: process.execPath, args: [target.script, "stdio"] }
       : { url: target.url };
   const toolkit = await createToolkit({ builtins: false, mcpConfig: { mcpServers: { ev: server } } });
-  check(toolkit.mcpStatus()[0]?.status === "connected", "toolnexus connected");
+  check(toolkit.mcpStatus().ev === "connected", "toolnexus connected");
   const client = createInProcessClient({
     model: "bench",
     generate: (input) =>

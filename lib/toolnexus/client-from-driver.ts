@@ -9,6 +9,7 @@ import {
 } from "./checkpoint";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
+import { MetricsRegistry } from "./metrics";
 import { runLoop } from "./run-loop";
 import { emptyUsage, type RunContext, type RunState } from "./run-state";
 import type {
@@ -109,6 +110,7 @@ function stateOf(verified: Checkpoint): RunState {
 
 /** The toolnexus loop around any ModelDriver: HTTP wire styles, the AI SDK bridge, a function. */
 export function createClientFromDriver(driver: ModelDriver, options: LoopOptions = {}): Client {
+  const metrics = new MetricsRegistry();
   const fresh = (prompt: string, opts: RunOptions): Start => {
     return (signal, emit, streaming) => {
       const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
@@ -201,6 +203,8 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
       },
       emitted: 0,
       persisted: Promise.resolve(),
+      metrics,
+      started: performance.now(),
     };
     if (opts.toolkit) run.toolkit = opts.toolkit;
     if (signal) run.signal = signal;
@@ -210,6 +214,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
 
   return {
     model: driver.model,
+    metrics: () => metrics.render(),
     run: (prompt, opts = {}) => fresh(prompt, opts)(opts.signal, ignore, false),
     stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), opts.signal),
     async resume(checkpoint, answers, opts = {}) {

@@ -1,3 +1,13 @@
+export {
+  type AnthropicToolSchema,
+  type GeminiToolSchema,
+  type OpenAiToolSchema,
+  sanitize,
+  toAnthropic,
+  toGemini,
+  toOpenAI,
+} from "./adapters";
+export { type BuiltinsConfig, builtinsEnabled, createBuiltinTools, selectBuiltins } from "./builtins";
 export { canonicalJson, createCheckpoint, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
 export {
   type ClientOptions,
@@ -41,11 +51,5 @@ export type { McpHubOptions } from "./mcp/server";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
 export { createQuestionTool, formatQuestions, type Question } from "./question-tool";
 export { DEFAULT_MAX_TURNS } from "./run-loop";
-export {
-  type AnthropicToolSchema,
-  createToolkit,
-  type OpenAiToolSchema,
-  type Toolkit,
-  type ToolkitOptions,
-} from "./toolkit";
+export { createToolkit, type McpStatus, type Toolkit, type ToolkitOptions } from "./toolkit";
 export type * from "./types";

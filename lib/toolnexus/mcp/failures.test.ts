@@ -29,7 +29,7 @@ describe("a demo server that crashes or stalls", () => {
       isError: true,
       output: expect.stringMatching(/demo.*closed the connection/),
     });
-    expect(toolkit.mcpStatus()[0]).toMatchObject({
+    expect(toolkit.mcpServers()[0]).toMatchObject({
       name: "demo",
       status: "failed",
       error: expect.stringMatching(/closed/),
@@ -41,7 +41,7 @@ describe("a demo server that crashes or stalls", () => {
       output: "back",
       isError: false,
     });
-    expect(toolkit.mcpStatus()[0]).toMatchObject({ status: "connected" });
+    expect(toolkit.mcpServers()[0]).toMatchObject({ status: "connected" });
   });
 
   it("times a silent call out after the server's timeoutMs, but not one that reports progress", async () => {
@@ -65,7 +65,7 @@ describe("servers that never become usable", () => {
       mcp: { connectTimeoutMs: 1500 },
     });
     try {
-      expect(toolkit.mcpStatus()).toEqual([
+      expect(toolkit.mcpServers()).toEqual([
         { name: "silent", status: "failed", toolCount: 0, error: "The server did not answer within 1500 ms" },
       ]);
       const pid = Number(readFileSync(pidFile, "utf8"));
@@ -84,7 +84,7 @@ describe("servers that never become usable", () => {
       mcpConfig: { mcpServers: { wrong: { url: `http://127.0.0.1:${port}/nope` } } },
     });
     try {
-      const [status] = toolkit.mcpStatus();
+      const [status] = toolkit.mcpServers();
       expect(status).toMatchObject({ name: "wrong", status: "failed" });
       expect(status!.error).toMatch(/404/);
       expect(status!.error).not.toMatch(/SSE/);

@@ -1,4 +1,5 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { sanitize } from "../adapters";
 import { ToolnexusError } from "../errors";
 import type { Tool, ToolAnnotations } from "../types";
 import { callMcpTool } from "./call-tool";
@@ -21,7 +22,7 @@ export interface McpServerStatus {
 
 /** `<server>_<tool>`, with every character outside `[A-Za-z0-9_-]` replaced by `_`. */
 export function mcpToolName(server: string, tool: string): string {
-  return `${server}_${tool}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  return sanitize(`${server}_${tool}`);
 }
 
 function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
@@ -82,7 +83,8 @@ export function createMcpHub(
       name: mcpToolName(server.name, mcpTool.name),
       description: mcpTool.description ?? mcpTool.title ?? mcpTool.name,
       inputSchema: mcpTool.inputSchema as Record<string, unknown>,
-      source: `mcp:${server.name}`,
+      source: "mcp",
+      server: server.name,
       execute: (args, ctx) => callMcpTool(target, args, ctx),
     };
     const annotations = annotationsOf(mcpTool);
