@@ -45,7 +45,12 @@ export {
   parseMcpConfig,
   parseMcpServer,
 } from "./mcp/config";
-export { type ElicitationMeta, elicitationAnswerProblem } from "./mcp/elicitation";
+export {
+  answerToElicitResult,
+  type ElicitationMeta,
+  elicitationAnswerProblem,
+  elicitationToRequest,
+} from "./mcp/elicitation";
 export { connectMcpHub, createMcpHub, type McpHub, type McpServerStatus, mcpToolName } from "./mcp/hub";
 export type { McpHubOptions } from "./mcp/server";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
