@@ -32,19 +32,24 @@ export * from "./errors";
 export { defaultDecline } from "./execute-turn";
 export { createInboxWaitFor, type InboxWaitForOptions, inboxIdempotencyKey } from "./inbox-wait-for";
 export {
-  loadMcpConfig,
   type McpAuthorization,
-  type McpConfigInput,
-  type McpConfigProblem,
   type McpHttpServerConfig,
   type McpOAuthSettings,
   type McpServerConfig,
   type McpServerEntry,
   type McpStdioServerConfig,
-  type ParsedMcpConfig,
-  parseMcpConfig,
+  type McpToolFilter,
   parseMcpServer,
 } from "./mcp/config";
+export {
+  expandEnvHeaders,
+  loadMcpConfig,
+  type McpConfigInput,
+  type McpConfigProblem,
+  type ParsedMcpConfig,
+  parseMcpConfig,
+  validateMcpConfig,
+} from "./mcp/config-file";
 export {
   answerToElicitResult,
   type ElicitationMeta,
@@ -52,6 +57,14 @@ export {
   elicitationToRequest,
 } from "./mcp/elicitation";
 export { connectMcpHub, createMcpHub, type McpHub, type McpServerStatus, mcpToolName } from "./mcp/hub";
+export {
+  type LoadMcpOptions,
+  listMcpTools,
+  loadMcp,
+  type McpInventory,
+  type McpSource,
+  type McpToolInfo,
+} from "./mcp/load";
 export type { McpHubOptions } from "./mcp/server";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
 export { createQuestionTool, formatQuestions, type Question } from "./question-tool";

@@ -8,7 +8,7 @@ import {
 } from "./adapters";
 import { type BuiltinsConfig, selectBuiltins } from "./builtins";
 import { ToolnexusError } from "./errors";
-import type { McpConfigInput } from "./mcp/config";
+import type { McpConfigInput } from "./mcp/config-file";
 import { connectMcpHub, type McpHub, type McpServerStatus } from "./mcp/hub";
 import type { McpHubOptions } from "./mcp/server";
 import type { Context, Tool, ToolkitLike, ToolResult, ToolSpec } from "./types";

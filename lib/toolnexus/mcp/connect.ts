@@ -16,6 +16,8 @@ export interface ConnectOptions {
   clientName: string;
   clientVersion: string;
   timeoutMs: number;
+  /** Gives up connecting (the host is closing): the attempt fails at once and leaves nothing running. */
+  signal?: AbortSignal;
   /** Called for every `elicitation/create` the server sends; resolves with the user's reply. */
   onElicit: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   onToolsChanged: (tools: McpTool[]) => void;
@@ -29,12 +31,19 @@ export interface OpenConnection {
   close(): Promise<void>;
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    onAbort = () => reject(new Error("Connecting was given up"));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([work, expired]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  });
 }
 
 function newClient(options: ConnectOptions): Client {
@@ -98,7 +107,12 @@ async function openTransport(
   if (config.transport === "stdio") {
     const client = newClient(options);
     try {
-      await withTimeout(client.connect(stdioTransport(config)), options.timeoutMs, "The server");
+      await withTimeout(
+        client.connect(stdioTransport(config)),
+        options.timeoutMs,
+        "The server",
+        options.signal,
+      );
     } catch (error) {
       // A handshake that timed out must not leave its child process behind.
       await client.close().catch(() => {});
@@ -119,6 +133,7 @@ async function openTransport(
       client.connect(new StreamableHTTPClientTransport(url, transportOptions)),
       options.timeoutMs,
       "The server",
+      options.signal,
     );
     return { client, transport: "http" };
   } catch (error) {
@@ -132,6 +147,7 @@ async function openTransport(
       sseClient.connect(new SSEClientTransport(url, transportOptions)),
       options.timeoutMs,
       "The server",
+      options.signal,
     );
   } catch {
     await sseClient.close().catch(() => {});
@@ -152,7 +168,12 @@ export async function connectServer(
     if (!closing) options.onClose();
   };
   try {
-    const tools = await listAllTools(client, options.timeoutMs);
+    const tools = await withTimeout(
+      listAllTools(client, options.timeoutMs),
+      options.timeoutMs,
+      "The server",
+      options.signal,
+    );
     return {
       client,
       transport,
