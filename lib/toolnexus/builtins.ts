@@ -1,3 +1,8 @@
+import { applyPatchTool } from "./builtin-tools/apply-patch";
+import { editTool, readTool, writeTool } from "./builtin-tools/files";
+import { bashTool, todowriteTool } from "./builtin-tools/misc";
+import { globTool, grepTool } from "./builtin-tools/search";
+import { type AddressGuard, webfetchTool } from "./builtin-tools/webfetch";
 import { createQuestionTool } from "./question-tool";
 import type { Tool } from "./types";
 
@@ -17,15 +22,40 @@ export function builtinsEnabled(config: BuiltinsConfig | undefined): boolean {
   return config.enabled !== false;
 }
 
-/** Every built-in tool, each a fresh instance with `source: "builtin"`. */
-export function createBuiltinTools(): Tool[] {
-  return [createQuestionTool()];
+export type { AddressGuard } from "./builtin-tools/webfetch";
+
+export interface BuiltinToolsOptions {
+  /** Where webfetch may go (every redirect hop included); by default anywhere. */
+  webfetchGuard?: AddressGuard;
+}
+
+/**
+ * Every built-in tool, each a fresh instance with `source: "builtin"`. `bash`, `write`, `edit`,
+ * `apply_patch` and `webfetch` act on the host this runs on: a host serving other people offers
+ * them only under its own rules.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool[] {
+  return [
+    bashTool(),
+    readTool(),
+    writeTool(),
+    editTool(),
+    grepTool(),
+    globTool(),
+    webfetchTool(options.webfetchGuard),
+    createQuestionTool(),
+    applyPatchTool(),
+    todowriteTool(),
+  ];
 }
 
 /** The built-ins a config leaves on; names the map does not know are ignored. */
-export function selectBuiltins(config: BuiltinsConfig | undefined): Tool[] {
+export function selectBuiltins(
+  config: BuiltinsConfig | undefined,
+  options: BuiltinToolsOptions = {},
+): Tool[] {
   if (!builtinsEnabled(config)) return [];
   const perTool = typeof config === "object" ? config.tools : undefined;
-  const all = createBuiltinTools();
+  const all = createBuiltinTools(options);
   return perTool ? all.filter((tool) => perTool[tool.name] !== false) : all;
 }

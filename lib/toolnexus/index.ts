@@ -7,7 +7,14 @@ export {
   toGemini,
   toOpenAI,
 } from "./adapters";
-export { type BuiltinsConfig, builtinsEnabled, createBuiltinTools, selectBuiltins } from "./builtins";
+export {
+  type AddressGuard,
+  type BuiltinsConfig,
+  type BuiltinToolsOptions,
+  builtinsEnabled,
+  createBuiltinTools,
+  selectBuiltins,
+} from "./builtins";
 export { canonicalJson, createCheckpoint, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
 export {
   type ClientOptions,

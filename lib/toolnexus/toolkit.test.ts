@@ -11,10 +11,24 @@ const weather = defineTool({
 });
 
 describe("createToolkit", () => {
-  it("works without options and includes the built-in question tool", async () => {
+  it("works without options and offers the ten built-ins", async () => {
     const tk = await createToolkit();
-    expect(tk.has("question")).toBe(true);
-    expect(tk.specs().map((s) => s.name)).toEqual(["question"]);
+    expect(tk.specs().map((s) => s.name)).toEqual([
+      "bash",
+      "read",
+      "write",
+      "edit",
+      "grep",
+      "glob",
+      "webfetch",
+      "question",
+      "apply_patch",
+      "todowrite",
+    ]);
+    expect(new Set(tk.tools().map((t) => t.source))).toEqual(new Set(["builtin"]));
+    const partial = await createToolkit({ builtins: { tools: { bash: false, write: false, nope: false } } });
+    expect(partial.tools()).toHaveLength(8);
+    expect(partial.has("bash") || partial.has("write")).toBe(false);
   });
 
   it("leaves built-ins out when switched off, wholly or by name", async () => {
@@ -24,13 +38,19 @@ describe("createToolkit", () => {
       { enabled: false },
       { enabled: true, disabled: true },
     ]) {
-      expect((await createToolkit({ builtins })).has("question")).toBe(false);
+      expect((await createToolkit({ builtins })).tools()).toEqual([]);
     }
     const tk = await createToolkit({
       builtins: { tools: { question: false, nonsense: false } },
       extraTools: [weather],
     });
-    expect(tk.specs().map((s) => s.name)).toEqual(["weather"]);
+    expect(tk.has("question")).toBe(false);
+    expect(
+      tk
+        .specs()
+        .map((s) => s.name)
+        .at(-1),
+    ).toBe("weather");
     // Switched off as a whole, a per-tool `true` does not bring one back.
     expect(
       (await createToolkit({ builtins: { enabled: false, tools: { question: true } } })).tools(),
@@ -42,8 +62,9 @@ describe("createToolkit", () => {
 
   it("lets a host tool named like a built-in replace it", async () => {
     const own = defineTool({ name: "question", description: "mine", run: () => "asked my way" });
-    const tk = await createToolkit({ extraTools: [own] });
-    expect(tk.tools()).toEqual([own]);
+    const tk = await createToolkit({ builtins: { tools: { bash: false } }, extraTools: [own] });
+    expect(tk.get("question")).toBe(own);
+    expect(tk.tools().filter((t) => t.name === "question")).toHaveLength(1);
     expect(await tk.execute("question", {})).toEqual({ output: "asked my way", isError: false });
   });
 

@@ -6,7 +6,7 @@ import {
   toGemini,
   toOpenAI,
 } from "./adapters";
-import { type BuiltinsConfig, selectBuiltins } from "./builtins";
+import { type BuiltinsConfig, type BuiltinToolsOptions, selectBuiltins } from "./builtins";
 import { ToolnexusError } from "./errors";
 import type { McpConfigInput } from "./mcp/config-file";
 import { connectMcpHub, type McpHub, type McpServerStatus } from "./mcp/hub";
@@ -21,6 +21,8 @@ export interface ToolkitOptions {
    * all off; `{ tools: { question: false } }` turns single ones off.
    */
   builtins?: BuiltinsConfig;
+  /** Settings of the built-ins, such as where webfetch may go. */
+  builtinOptions?: BuiltinToolsOptions;
   /** Tools of the host; one named like a built-in replaces it. */
   extraTools?: Tool[];
   /** MCP servers: a path to a JSON file or the object; the toolkit owns them. */
@@ -75,7 +77,8 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   for (const tool of extra) checkTool(tool);
   // A host's tool named like a built-in is the host's way to replace that built-in.
   const replaced = new Set(extra.map((tool) => tool.name));
-  for (const tool of selectBuiltins(options.builtins)) if (!replaced.has(tool.name)) register(tool);
+  for (const tool of selectBuiltins(options.builtins, options.builtinOptions))
+    if (!replaced.has(tool.name)) register(tool);
   for (const tool of extra) register(tool);
 
   const ownHub =
