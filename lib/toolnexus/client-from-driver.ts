@@ -111,6 +111,22 @@ function stateOf(verified: Checkpoint): RunState {
 /** The toolnexus loop around any ModelDriver: HTTP wire styles, the AI SDK bridge, a function. */
 export function createClientFromDriver(driver: ModelDriver, options: LoopOptions = {}): Client {
   const metrics = new MetricsRegistry();
+  const { timeoutMs } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
+  ) {
+    throw new ToolnexusError(
+      "config:invalid",
+      "timeoutMs must be a positive number of milliseconds below 2^31",
+    );
+  }
+  // The run's own signal: the caller's, cut short at the run's deadline when there is one.
+  const bounded = (signal: AbortSignal | undefined): AbortSignal | undefined => {
+    if (timeoutMs === undefined) return signal;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    return signal ? AbortSignal.any([signal, deadline]) : deadline;
+  };
   const fresh = (prompt: string, opts: RunOptions): Start => {
     return (signal, emit, streaming) => {
       const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
@@ -215,15 +231,15 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
   return {
     model: driver.model,
     metrics: () => metrics.render(),
-    run: (prompt, opts = {}) => fresh(prompt, opts)(opts.signal, ignore, false),
-    stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), opts.signal),
+    run: (prompt, opts = {}) => fresh(prompt, opts)(bounded(opts.signal), ignore, false),
+    stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), bounded(opts.signal)),
     async resume(checkpoint, answers, opts = {}) {
-      return resumed(checkpoint, answers, opts)(opts.signal, ignore, false);
+      return resumed(checkpoint, answers, opts)(bounded(opts.signal), ignore, false);
     },
     resumeStream(checkpoint, answers, opts = {}) {
       // Checkpoint and answer errors surface on the first next(), like any other stream failure.
       return (async function* () {
-        yield* streamOf(resumed(checkpoint, answers, opts), opts.signal);
+        yield* streamOf(resumed(checkpoint, answers, opts), bounded(opts.signal));
       })();
     },
   };

@@ -34,7 +34,7 @@ export {
   type InProcessReply,
   type InProcessToolCall,
 } from "./drivers/in-process/in-process-driver";
-export type { RetryOptions } from "./drivers/with-retries";
+export type { ErrorInfo, ErrorTier, RetryOptions } from "./drivers/with-retries";
 export * from "./errors";
 export { defaultDecline } from "./execute-turn";
 export { createInboxWaitFor, type InboxWaitForOptions, inboxIdempotencyKey } from "./inbox-wait-for";

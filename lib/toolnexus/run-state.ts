@@ -112,7 +112,14 @@ export async function transcriptSettled(run: RunContext): Promise<void> {
 }
 
 export function abortError(signal: AbortSignal): ToolnexusError {
-  return new ToolnexusError("aborted", "The run was aborted", { cause: signal.reason });
+  const timedOut = signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
+  return new ToolnexusError(
+    "aborted",
+    timedOut ? "The run was aborted: its timeout passed" : "The run was aborted",
+    {
+      cause: signal.reason,
+    },
+  );
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -303,6 +303,8 @@ export interface Hooks {
 export type WaitFor = (request: Request) => Promise<Answer>;
 
 export interface LoopOptions {
+  /** A deadline for each whole run (or resume) in milliseconds: past it, the run is aborted. */
+  timeoutMs?: number;
   systemPrompt?: string;
   maxTurns?: number;
   waitFor?: WaitFor;

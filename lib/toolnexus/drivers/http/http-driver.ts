@@ -26,6 +26,27 @@ export interface HttpDriverOptions extends RetryOptions {
   timeoutMs?: number;
   /** Anthropic's required `max_tokens`. Default 4096. */
   maxTokens?: number;
+  /**
+   * Top-level keys merged into every request body after it is built (a key here wins, e.g.
+   * `max_tokens` or `temperature`). `messages`, `tools` and `stream` are the loop's own and are
+   * ignored with a warning; rewrite those in `bodyTransform`.
+   */
+  requestParams?: Record<string, unknown>;
+  /** Gets every assembled body last, just before it is sent; returns the body to send (or nothing to keep it). */
+  bodyTransform?: (body: Record<string, unknown>) => Record<string, unknown> | undefined;
+}
+
+const LOOP_KEYS = new Set(["messages", "tools", "stream"]);
+
+/** `requestParams` as they apply: the loop's own keys dropped, once, with a warning. */
+function requestParamsOf(params: Record<string, unknown> | undefined): [string, unknown][] {
+  const kept: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (LOOP_KEYS.has(key))
+      console.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
+    else kept.push([key, value]);
+  }
+  return kept;
 }
 
 const WIRES: Record<WireStyle, WireFormat> = { openai: openAiWire, anthropic: anthropicWire };
@@ -36,6 +57,13 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
   const url = wire.endpoint(options.baseUrl);
   const headers = { ...wire.headers(options.apiKey!), ...lowerCaseKeys(options.headers) };
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const params = requestParamsOf(options.requestParams);
+  const { bodyTransform } = options;
+  const bodyOf = (input: ModelInput, stream: boolean): Record<string, unknown> => {
+    const body = wire.body(withModel(input, options.model), { stream, maxTokens: settings.maxTokens });
+    for (const [key, value] of params) body[key] = value;
+    return bodyTransform?.(body) || body;
+  };
 
   const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> =>
     openResponse({
@@ -43,9 +71,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
       init: {
         method: "POST",
         headers,
-        body: JSON.stringify(
-          wire.body(withModel(input, options.model), { stream, maxTokens: settings.maxTokens }),
-        ),
+        body: JSON.stringify(bodyOf(input, stream)),
       },
       fetch: fetchFn,
       timeoutMs: settings.timeoutMs,
