@@ -7,6 +7,7 @@ import {
   verifyCheckpointParts,
   verifyTranscriptText,
 } from "./checkpoint";
+import { InMemoryConversationStore, withConversations } from "./conversations";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
 import { MetricsRegistry } from "./metrics";
@@ -228,11 +229,20 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     return run;
   };
 
+  const conversations = withConversations(
+    {
+      run: (prompt, opts = {}) => fresh(prompt, opts)(bounded(opts.signal), ignore, false),
+      stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), bounded(opts.signal)),
+    },
+    options.store ?? new InMemoryConversationStore(),
+  );
   return {
     model: driver.model,
     metrics: () => metrics.render(),
     run: (prompt, opts = {}) => fresh(prompt, opts)(bounded(opts.signal), ignore, false),
-    stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), bounded(opts.signal)),
+    stream: conversations.stream,
+    ask: conversations.ask,
+    conversationStore: conversations.conversationStore,
     async resume(checkpoint, answers, opts = {}) {
       return resumed(checkpoint, answers, opts)(bounded(opts.signal), ignore, false);
     },

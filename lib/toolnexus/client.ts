@@ -50,6 +50,7 @@ function loopOptionsOf(options: LoopOptions): LoopOptions {
     options;
   const loop: LoopOptions = {};
   if (timeoutMs !== undefined) loop.timeoutMs = timeoutMs;
+  if (options.store !== undefined) loop.store = options.store;
   if (systemPrompt !== undefined) loop.systemPrompt = systemPrompt;
   if (maxTurns !== undefined) loop.maxTurns = maxTurns;
   if (waitFor !== undefined) loop.waitFor = waitFor;

@@ -23,6 +23,12 @@ export {
   createInProcessClient,
   type InProcessClientOptions,
 } from "./client";
+export {
+  type AskOptions,
+  type ConversationOptions,
+  type ConversationStore,
+  InMemoryConversationStore,
+} from "./conversations";
 export { defineTool, type ToolDefinition } from "./define-tool";
 export { createAiSdkDriver } from "./drivers/ai-sdk/ai-sdk-driver";
 export { createHttpDriver, type HttpDriverOptions, type WireStyle } from "./drivers/http/http-driver";

@@ -60,6 +60,15 @@ describe("createToolkit", () => {
     );
   });
 
+  it("leaves out the tools disableTools names, built-in or the host's", async () => {
+    const tk = await createToolkit({
+      disableTools: ["bash", "write", "weather", "unknown"],
+      extraTools: [weather],
+    });
+    expect(tk.has("bash") || tk.has("write") || tk.has("weather")).toBe(false);
+    expect(tk.has("read")).toBe(true);
+  });
+
   it("lets a host tool named like a built-in replace it", async () => {
     const own = defineTool({ name: "question", description: "mine", run: () => "asked my way" });
     const tk = await createToolkit({ builtins: { tools: { bash: false } }, extraTools: [own] });

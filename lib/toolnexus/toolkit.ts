@@ -25,6 +25,8 @@ export interface ToolkitOptions {
   builtinOptions?: BuiltinToolsOptions;
   /** Tools of the host; one named like a built-in replaces it. */
   extraTools?: Tool[];
+  /** Names to leave out, whatever offers them (built-in, host or MCP tool, by the name the model sees). */
+  disableTools?: string[];
   /** MCP servers: a path to a JSON file or the object; the toolkit owns them. */
   mcpConfig?: McpConfigInput;
   /** Client settings for the servers of `mcpConfig`. */
@@ -69,6 +71,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   const registry = new Map<string, Tool>();
   const register = (tool: Tool): void => {
     checkTool(tool);
+    if (options.disableTools?.includes(tool.name)) return;
     if (registry.has(tool.name)) warnDuplicate(tool.name);
     else registry.set(tool.name, tool);
   };
@@ -88,7 +91,7 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
 
   // MCP tools can change while the toolkit lives (list_changed, reconnects), so they are read
   // from their hubs on every call.
-  const mcpTools = (): Tool[] => {
+  const hubTools = (): Tool[] => {
     const tools: Tool[] = [];
     const taken = new Set<string>();
     for (const hub of hubs) {
@@ -98,6 +101,11 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       }
     }
     return tools;
+  };
+  const disabled = new Set(options.disableTools ?? []);
+  const mcpTools = (): Tool[] => {
+    const tools = hubTools();
+    return disabled.size === 0 ? tools : tools.filter((tool) => !disabled.has(tool.name));
   };
   const all = (): Tool[] => {
     if (hubs.length === 0) return [...registry.values()];

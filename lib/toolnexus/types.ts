@@ -1,3 +1,5 @@
+import type { AskOptions, ConversationOptions, ConversationStore } from "./conversations";
+
 // Wire shapes of the suspension contract (docs/suspension-contract.md). Keys are fixed across ports: never rename them.
 
 /** What a suspended tool call waits on. Absent optionals are omitted, never null. */
@@ -303,6 +305,8 @@ export interface Hooks {
 export type WaitFor = (request: Request) => Promise<Answer>;
 
 export interface LoopOptions {
+  /** Where `ask` and `stream({ id })` keep conversations; in memory by default. */
+  store?: ConversationStore;
   /** A deadline for each whole run (or resume) in milliseconds: past it, the run is aborted. */
   timeoutMs?: number;
   systemPrompt?: string;
@@ -352,10 +356,18 @@ export interface ResumeOptions {
 
 export interface Client {
   readonly model: string;
+  /**
+   * `run`, remembering the conversation named `id` in the client's store (none: a one-off run);
+   * with `on_text` it streams the text as it comes and still returns the whole result.
+   */
+  ask(prompt: string, options?: AskOptions): Promise<RunResult>;
+  /** The store `ask` and `stream({ id })` use: the one given as `store`, else an in-memory one. */
+  conversationStore(): ConversationStore;
   /** Prometheus text of everything this client did so far (valid, with no samples, before any). */
   metrics(): string;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
-  stream(prompt: string, options?: RunOptions): AsyncIterable<StreamEvent>;
+  /** With an `id`, the conversation's transcript is read first and kept once the run is done. */
+  stream(prompt: string, options?: ConversationOptions): AsyncIterable<StreamEvent>;
   resume(
     checkpoint: ResumableCheckpoint,
     answers: Answer | Answer[],

@@ -55,7 +55,8 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
   const settings = validate(options);
   const wire = WIRES[options.style];
   const url = wire.endpoint(options.baseUrl);
-  const headers = { ...wire.headers(options.apiKey!), ...lowerCaseKeys(options.headers) };
+  const apiKey = apiKeyOf(options);
+  const headers = apiKey === undefined ? {} : { ...wire.headers(apiKey), ...lowerCaseKeys(options.headers) };
   const fetchFn = options.fetch ?? globalThis.fetch;
   const params = requestParamsOf(options.requestParams);
   const { bodyTransform } = options;
@@ -65,8 +66,18 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
     return bodyTransform?.(body) || body;
   };
 
-  const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> =>
-    openResponse({
+  const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> => {
+    if (apiKey === undefined) {
+      // Refused at the call, not when the client is made: a client is useful without a model
+      // (its conversation store, its metrics), as in the reference port.
+      return Promise.reject(
+        new ToolnexusError(
+          "config:missing_api_key",
+          "No API key: set apiKey or OPENROUTER_API_KEY / OPENAI_API_KEY / ANTHROPIC_API_KEY",
+        ),
+      );
+    }
+    return openResponse({
       url,
       init: {
         method: "POST",
@@ -77,6 +88,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
       timeoutMs: settings.timeoutMs,
       signal: input.signal,
     });
+  };
 
   // One attempt per call; withRetries decides whether a failed one is tried again.
   const driver: ModelDriver = {
@@ -141,10 +153,22 @@ function withModel(input: ModelInput, fallback: string): ModelInput {
   return input.model ? input : { ...input, model: fallback };
 }
 
+/** The key given, else the environment's: OpenRouter's, then the style's own, then the other's. */
+function apiKeyOf(options: HttpDriverOptions): string | undefined {
+  const env = process.env;
+  const candidates =
+    options.apiKey !== undefined
+      ? [options.apiKey]
+      : [
+          env.OPENROUTER_API_KEY,
+          options.style === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY,
+          env.OPENAI_API_KEY,
+          env.ANTHROPIC_API_KEY,
+        ];
+  return candidates.find((key): key is string => typeof key === "string" && key.trim() !== "");
+}
+
 function validate(options: HttpDriverOptions) {
-  if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
-    throw new ToolnexusError("config:missing_api_key", "An API key is required to call the model provider");
-  }
   if (!Object.hasOwn(WIRES, options.style)) {
     throw new ToolnexusError(
       "config:unknown_style",
