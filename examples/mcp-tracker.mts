@@ -16,7 +16,7 @@ const client = createInProcessClient({
   model: "stub",
   generate: ({ messages }) => {
     const last = messages.at(-1)
-    return last?.role === "tool" ? { text: last.content } : { toolCalls: [{ name: "tracker_open_ticket" }] }
+    return last?.role === "tool" ? { content: String(last.content) } : { toolCalls: [{ name: "tracker_open_ticket", arguments: {} }] }
   },
 })
 

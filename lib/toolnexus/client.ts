@@ -2,7 +2,10 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createClientFromDriver } from "./client-from-driver";
 import { createAiSdkDriver } from "./drivers/ai-sdk/ai-sdk-driver";
 import { createHttpDriver, type HttpDriverOptions } from "./drivers/http/http-driver";
-import { createInProcessDriver, type InProcessDriverOptions } from "./drivers/in-process/in-process-driver";
+import {
+  createInProcessClientDriver,
+  type InProcessClientDriverOptions,
+} from "./drivers/in-process/in-process-client-driver";
 import type { RetryOptions } from "./drivers/with-retries";
 import type { Client, LoopOptions, ModelDriver } from "./types";
 
@@ -71,14 +74,18 @@ export function createClient(options: ClientOptions): Client {
   return createClientFromDriver(driver, loopOptionsOf(options));
 }
 
-export type InProcessClientOptions = InProcessDriverOptions & LoopOptions;
+export type InProcessClientOptions = InProcessClientDriverOptions & LoopOptions;
 
-/** The same loop around a plain function instead of an HTTP endpoint. */
+/**
+ * The same loop around a function in this process instead of an HTTP endpoint: it is handed the
+ * OpenAI-style request and answers `{ content, toolCalls: [{ name, arguments }] }` (the loop's
+ * own shapes are `createClientFromDriver(createInProcessDriver(...))`).
+ */
 export function createInProcessClient(options: InProcessClientOptions): Client {
-  const driver = createInProcessDriver({
-    model: options.model,
-    generate: options.generate,
-    ...retryOptionsOf(options),
+  const driver = createInProcessClientDriver({
+    model: options?.model,
+    generate: options?.generate,
+    ...retryOptionsOf(options ?? {}),
   });
   return createClientFromDriver(driver, loopOptionsOf(options));
 }

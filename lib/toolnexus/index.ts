@@ -32,6 +32,11 @@ export {
 export { defineTool, type ToolDefinition } from "./define-tool";
 export { createAiSdkDriver } from "./drivers/ai-sdk/ai-sdk-driver";
 export { createHttpDriver, type HttpDriverOptions, type WireStyle } from "./drivers/http/http-driver";
+export type {
+  InProcessCompletion,
+  InProcessCompletionGenerate,
+  InProcessRequest,
+} from "./drivers/in-process/in-process-client-driver";
 export {
   createInProcessDriver,
   type InProcessDriverOptions,
