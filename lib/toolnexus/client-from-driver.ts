@@ -66,13 +66,14 @@ type Start = (
   signal: AbortSignal | undefined,
   emit: RunContext["emit"],
   streaming: boolean,
+  delivered?: RunContext["delivered"],
 ) => Promise<RunResult>;
 
 /** Runs `start` with events flowing out as an async iterator; leaving the loop early aborts the run. */
 async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
   const channel = createEventChannel<StreamEvent>();
   const { controller: stop, release } = linkAbort(outer);
-  start(stop.signal, channel.push, true).then(
+  start(stop.signal, channel.push, true, channel.taken).then(
     (result) => {
       channel.push({ type: "done", result });
       channel.close();
@@ -129,7 +130,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     return signal ? AbortSignal.any([signal, deadline]) : deadline;
   };
   const fresh = (prompt: string, opts: RunOptions): Start => {
-    return (signal, emit, streaming) => {
+    return (signal, emit, streaming, delivered) => {
       const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
       const state: RunState = {
         runId: opts.runId ?? `run-${randomUUID()}`,
@@ -139,7 +140,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
         turns: 0,
         usage: emptyUsage(),
       };
-      return runLoop(context(state, opts, signal, emit, streaming));
+      return runLoop(context(state, opts, signal, emit, streaming, delivered));
     };
   };
 
@@ -156,8 +157,8 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
         ? verifyCheckpointParts(checkpoint, options.checkpointKey, transcript)
         : verifyCheckpoint(checkpoint, options.checkpointKey);
     const matched = matchAnswers(verified, answers);
-    return (signal, emit, streaming) => {
-      const run = context(stateOf(verified), opts, signal, emit, streaming);
+    return (signal, emit, streaming, delivered) => {
+      const run = context(stateOf(verified), opts, signal, emit, streaming, delivered);
       run.transcript = transcript;
       return runLoop(run, matched);
     };
@@ -173,14 +174,19 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     opts: ResumeOptions,
   ): Start => {
     if (head.version !== 2) {
-      return async (signal, emit, streaming) =>
-        resumed({ ...head, transcript: await loadTranscript() }, answers, opts)(signal, emit, streaming);
+      return async (signal, emit, streaming, delivered) =>
+        resumed({ ...head, transcript: await loadTranscript() }, answers, opts)(
+          signal,
+          emit,
+          streaming,
+          delivered,
+        );
     }
     const verified = verifyCheckpointHead(head, options.checkpointKey);
     const matched = matchAnswers(verified, answers);
-    return (signal, emit, streaming) => {
+    return (signal, emit, streaming, delivered) => {
       const state = stateOf(verified);
-      const run = context(state, opts, signal, emit, streaming);
+      const run = context(state, opts, signal, emit, streaming, delivered);
       const transcript = createTranscriptCache();
       run.transcript = transcript;
       // Started by the first call the resumed turn makes (right after the tool itself has been
@@ -207,6 +213,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     signal: AbortSignal | undefined,
     emit: RunContext["emit"],
     streaming: boolean,
+    delivered?: RunContext["delivered"],
   ): RunContext => {
     const run: RunContext = {
       driver,
@@ -226,6 +233,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     if (opts.toolkit) run.toolkit = opts.toolkit;
     if (signal) run.signal = signal;
     if (opts.onCheckpoint) run.onCheckpoint = opts.onCheckpoint;
+    if (delivered) run.delivered = delivered;
     return run;
   };
 

@@ -150,6 +150,9 @@ async function resolve(
 }
 
 async function askHost(run: RunContext, request: Request): Promise<Answer> {
+  // A stream's consumer sees the `pending` event before the host is asked, as with a generator
+  // that yields it first.
+  if (run.delivered) await untilAborted(run.delivered(run.emitted), run.signal);
   return untilAborted(run.options.waitFor!(request), run.signal);
 }
 

@@ -65,6 +65,31 @@ describe.each(RUN_MODES)("hook overrides (%s)", (mode) => {
     }
   });
 
+  it("in a stream, the consumer has handled the pending event before waitFor is called", async () => {
+    const driver = createScriptedDriver([
+      { toolCalls: [{ id: "c1", name: "add", args: { a: 1, b: 2 } }] },
+      {},
+    ]);
+    let consumerSaw = false;
+    let sawBeforeAsked: boolean | undefined;
+    const client = createClientFromDriver(driver, {
+      hooks: { beforeTool: () => ({ result: pending({ kind: "approval", prompt: "add?" }) }) },
+      waitFor: async (request) => {
+        sawBeforeAsked = consumerSaw;
+        return { id: request.id, ok: true };
+      },
+    });
+    const toolkit = await createToolkit({ builtins: false, extraTools: [add] });
+    for await (const event of client.stream("go", { toolkit })) {
+      if (event.type === "pending") {
+        // Handling takes a while; the host is asked only after it.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        consumerSaw = true;
+      }
+    }
+    expect(sawBeforeAsked).toBe(true);
+  });
+
   it("keeps the tools beforeLLM put in place for the rest of the run", async () => {
     const driver = createScriptedDriver([
       { toolCalls: [{ id: "c1", name: "add", args: { a: 1, b: 1 } }] },
@@ -79,9 +104,10 @@ describe.each(RUN_MODES)("hook overrides (%s)", (mode) => {
         },
       },
     });
-    const toolkit = await createToolkit({ extraTools: [add] });
+    const other = defineTool({ name: "other", description: "d", run: () => "" });
+    const toolkit = await createToolkit({ builtins: false, extraTools: [other, add] });
     await runIn(mode, client, "go", { toolkit });
-    expect(seen).toEqual([["question", "add"], ["add"]]);
+    expect(seen).toEqual([["other", "add"], ["add"]]);
     expect(driver.inputs.map((input) => input.tools.map((t) => t.name))).toEqual([["add"], ["add"]]);
   });
 });

@@ -43,6 +43,8 @@ export interface RunContext {
   metrics?: MetricsRegistry;
   /** `performance.now()` when this run (or resume) started, for its `run` metric. */
   started: number;
+  /** In a stream: settles once the consumer has handled the first `count` events. */
+  delivered?: (count: number) => Promise<void>;
   /** How many events this run has emitted so far. */
   emitted: number;
   state: RunState;
