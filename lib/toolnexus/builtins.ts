@@ -27,6 +27,8 @@ export type { AddressGuard } from "./builtin-tools/webfetch";
 export interface BuiltinToolsOptions {
   /** Where webfetch may go (every redirect hop included); by default anywhere. */
   webfetchGuard?: AddressGuard;
+  /** How webfetch fetches; a host's own fetch can hold its outbound-address policy. */
+  webfetchFetch?: typeof fetch;
 }
 
 /**
@@ -42,7 +44,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool[] {
     editTool(),
     grepTool(),
     globTool(),
-    webfetchTool(options.webfetchGuard),
+    webfetchTool(options.webfetchGuard, options.webfetchFetch),
     createQuestionTool(),
     applyPatchTool(),
     todowriteTool(),

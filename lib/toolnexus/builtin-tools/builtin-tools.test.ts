@@ -181,4 +181,18 @@ describe("webfetch", () => {
     });
     expect(seen).toEqual(["/hop", "/page"]);
   });
+
+  it("fetches through the fetch it is given", async () => {
+    const asked: string[] = [];
+    const tools = createBuiltinTools({
+      webfetchFetch: async (input) => {
+        asked.push(String(input));
+        return new Response("from the host's fetch", { status: 200 });
+      },
+    });
+    expect((await named("webfetch", tools).execute({ url: "https://example.test/x" })).output).toBe(
+      "from the host's fetch",
+    );
+    expect(asked).toEqual(["https://example.test/x"]);
+  });
 });

@@ -26,7 +26,12 @@ function pageText(html: string): string {
     .trim();
 }
 
-export function webfetchTool(guard?: AddressGuard): Tool {
+/**
+ * `guard` refuses URLs before they are fetched (every redirect hop too); `fetchFn` is how they
+ * are fetched, so a host can pass one that also checks the address each connection really uses
+ * (a name can resolve inward after a URL check passed).
+ */
+export function webfetchTool(guard?: AddressGuard, fetchFn: typeof fetch = globalThis.fetch): Tool {
   return defineTool({
     name: "webfetch",
     description: "Fetch a URL with GET and return its body as text, markdown or html.",
@@ -51,7 +56,7 @@ export function webfetchTool(guard?: AddressGuard): Tool {
       const seconds = typeof args.timeout === "number" && args.timeout > 0 ? args.timeout : DEFAULT_TIMEOUT_S;
       const signals = [AbortSignal.timeout(seconds * 1000), ...(ctx?.signal ? [ctx.signal] : [])];
       // Redirects are followed by hand so every hop passes the guard.
-      let response = await fetch(url, {
+      let response = await fetchFn(url, {
         signal: AbortSignal.any(signals),
         redirect: guard ? "manual" : "follow",
       });
@@ -60,7 +65,7 @@ export function webfetchTool(guard?: AddressGuard): Tool {
         if (!next) break;
         const target = new URL(next, response.url || url);
         await guard(target);
-        response = await fetch(target, { signal: AbortSignal.any(signals), redirect: "manual" });
+        response = await fetchFn(target, { signal: AbortSignal.any(signals), redirect: "manual" });
       }
       const body = (await response.text()).slice(0, MAX_BODY);
       if (!response.ok) {
