@@ -28,6 +28,7 @@ describe("a demo server that crashes or stalls", () => {
     expect(crashed).toMatchObject({
       isError: true,
       output: expect.stringMatching(/demo.*closed the connection/),
+      metadata: { server: "demo" },
     });
     expect(toolkit.mcpServers()[0]).toMatchObject({
       name: "demo",

@@ -71,6 +71,7 @@ describe.each([
     expect(await toolkit.execute("everything_echo", { message: "hello" })).toMatchObject({
       output: "Echo: hello",
       isError: false,
+      metadata: { server: "everything", mcp: { server: "everything", tool: "echo" } },
     });
     const sum = await toolkit.execute("everything_get-sum", { a: 2, b: 3 });
     expect(sum.output).toContain("5");
