@@ -11,6 +11,7 @@ import { InMemoryConversationStore, withConversations } from "./conversations";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
 import { MetricsRegistry } from "./metrics";
+import { runDeadline } from "./run-deadline";
 import { runLoop } from "./run-loop";
 import { emptyUsage, type RunContext, type RunState } from "./run-state";
 import type {
@@ -113,22 +114,7 @@ function stateOf(verified: Checkpoint): RunState {
 /** The toolnexus loop around any ModelDriver: HTTP wire styles, the AI SDK bridge, a function. */
 export function createClientFromDriver(driver: ModelDriver, options: LoopOptions = {}): Client {
   const metrics = new MetricsRegistry();
-  const { timeoutMs } = options;
-  if (
-    timeoutMs !== undefined &&
-    !(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
-  ) {
-    throw new ToolnexusError(
-      "config:invalid",
-      "timeoutMs must be a positive number of milliseconds below 2^31",
-    );
-  }
-  // The run's own signal: the caller's, cut short at the run's deadline when there is one.
-  const bounded = (signal: AbortSignal | undefined): AbortSignal | undefined => {
-    if (timeoutMs === undefined) return signal;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    return signal ? AbortSignal.any([signal, deadline]) : deadline;
-  };
+  const bounded = runDeadline(options.timeoutMs);
   const fresh = (prompt: string, opts: RunOptions): Start => {
     return (signal, emit, streaming, delivered) => {
       const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
