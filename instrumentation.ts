@@ -11,6 +11,9 @@ export async function register(): Promise<void> {
   const { applied } = await migrateDatabase();
   const { logger } = await import("@/lib/log/logger");
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
+  const { productionEntryWarning } = await import("@/lib/http/production-entry");
+  const entryWarning = productionEntryWarning(process.env);
+  if (entryWarning) logger.warn(entryWarning);
   const { getAppServices } = await import("@/app/_lib/app-services");
   await getAppServices();
   // From now on server.mjs answers the live streams itself, beside Next (ADR 0041).

@@ -36,8 +36,9 @@ const serverEnv: Record<string, string> = {
   // A reviewer's "I'm on it" lapses after this long, so a journey can watch one lapse.
   TOOLNEXUS_TAKE_SECONDS: "15",
   OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
-  // The webhook journeys' receivers listen on this machine (ADR 0036).
-  TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE: "1",
+  // The Demo Bank's MCP server and its sign-in, the journeys' MCP servers and webhook receivers
+  // all listen on this machine: the outbound address policy must allow it (ADR 0056).
+  TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE: "1",
   // Email goes to the project's mail catcher, which keeps it in this run's folder (/demo/mail).
   TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${MAIL_PORT}`,
   TOOLNEXUS_MAIL_CATCHER_FILE: path.join(process.env.E2E_DATA_DIR, "caught-mail.jsonl"),

@@ -28,7 +28,11 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const refused = checkActionOrigin(request) ?? (await checkRequestBody(request));
   if (refused) {
     return withHeaders(
-      NextResponse.json({ code: refused.code, message: refused.message }, { status: refused.status }),
+      // The same shape as every error of the app and the API: { code, status, message, issues }.
+      NextResponse.json(
+        { code: refused.code, status: refused.status, message: refused.message, issues: [] },
+        { status: refused.status },
+      ),
     );
   }
 

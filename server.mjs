@@ -13,6 +13,9 @@ import { serveDirectly } from "./lib/http/direct-routes.mjs";
 import { applyForwardedTrust, parseTrustedProxies } from "./lib/http/forwarded-trust.mjs";
 import { drainOnTerminate } from "./lib/http/server-draining.mjs";
 
+// Marks this process as started by the production entry; the app warns at start when a
+// production process lacks the mark (lib/http/production-entry.ts, docs/deploy.md).
+process.env.TOOLNEXUS_PRODUCTION_ENTRY = "1";
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || undefined;
 const trusted = parseTrustedProxies();

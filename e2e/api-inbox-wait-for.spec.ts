@@ -173,6 +173,7 @@ test.describe("across restarts", () => {
       name: "agent",
       scopes: ["requests:write", "requests:read"],
       expiresAt: null,
+      limit: 20,
       ...minted,
     });
     const context = await browser.newContext({ baseURL: app.origin });

@@ -34,7 +34,7 @@ test("a reviewer's email about a new approval opens it for them, not for someone
   // The demo page lists what the catcher caught; the reviewer finds their mail there (after the
   // mail for every reviewer of every earlier approval of the run, which may be queued ahead).
   const mail = reviewer.page.getByRole("listitem", {
-    name: `Mail to ${reviewer.user.email}: Approval needed: ${PROMPT}`,
+    name: `Mail to ${reviewer.user.email}: Approval needed: “${PROMPT}”`,
   });
   await expect(async () => {
     await reviewer.page.goto("/demo/mail");
@@ -55,9 +55,16 @@ test("a reviewer's email about a new approval opens it for them, not for someone
   expect(response?.status()).toBe(404);
   await expect(stranger.page.getByText(PROMPT)).toHaveCount(0);
 
+  // Each person's /demo/mail lists the mail addressed to them only: the reviewer who chose "Off"
+  // finds none about it, and the reviewer finds none of anyone else's.
+  await quiet.page.goto("/demo/mail");
+  await expect(quiet.page.getByRole("listitem").filter({ hasText: PROMPT })).toHaveCount(0);
   await reviewer.page.goto("/demo/mail");
-  await expect(
-    reviewer.page.getByRole("listitem", { name: `Mail to ${quiet.user.email}: Approval needed: ${PROMPT}` }),
-  ).toHaveCount(0);
+  await expect(reviewer.page.getByRole("listitem", { name: /^Mail to / })).not.toHaveCount(0);
+  for (const name of await reviewer.page
+    .getByRole("listitem", { name: /^Mail to / })
+    .evaluateAll((items) => items.map((item) => item.getAttribute("aria-label") ?? ""))) {
+    expect(name.startsWith(`Mail to ${reviewer.user.email}:`)).toBe(true);
+  }
   await expect(mail).toHaveCount(1);
 });

@@ -123,7 +123,9 @@ test("a server action from another origin is refused even with a matching X-Forw
   expect(forged.status()).toBe(403);
   expect(await forged.json()).toEqual({
     code: "forbidden:origin",
+    status: 403,
     message: "This action was sent from another site and was refused.",
+    issues: [],
   });
   expect(await versionOf()).toBe(before);
 

@@ -30,7 +30,7 @@ test("an admin registers an endpoint that receives signed events of a run, sees 
     await admin.page.getByLabel("URL", { exact: true }).fill("ftp://example.com/in");
     await admin.page.getByRole("button", { name: "Add endpoint" }).click();
     await expect(
-      admin.page.getByRole("alert").filter({ hasText: "Only http and https URLs can receive webhooks." }),
+      admin.page.getByRole("alert").filter({ hasText: "Only http and https URLs can be used." }),
     ).toBeVisible();
     await expect(webhooks.endpoint("ftp://example.com/in")).toHaveCount(0);
 

@@ -41,10 +41,14 @@ export const appErrorCatalog = {
   "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
   "conflict:run_finished": { status: 409, message: "This run has already ended." },
-  "conflict:run_changed": {
+  "conflict:calls_started": {
     status: 409,
     message:
-      "This run changed just now (an answer may have arrived). Look again, then stop it if you still want to.",
+      "An answer had already let the run go on and the call waiting for it has started, so the run was not stopped. The call's result will show in the chat; stop the run after that if you still want to.",
+  },
+  "conflict:run_stopped": {
+    status: 409,
+    message: "The run was stopped before this answer arrived, so the call it was for never ran.",
   },
   "conflict:last_admin": {
     status: 409,
@@ -59,6 +63,10 @@ export const appErrorCatalog = {
     message: "This tool's policy was changed meanwhile. Reload the page and try again.",
   },
   "conflict:token_revoked": { status: 409, message: "This API token has already been revoked." },
+  "conflict:token_limit": {
+    status: 409,
+    message: "You hold as many active API tokens as one person may. Revoke one you no longer use first.",
+  },
   "invalid:idempotency_key": {
     status: 422,
     message: "This Idempotency-Key was already used for a request with a different body.",
@@ -70,6 +78,16 @@ export const appErrorCatalog = {
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },
+  "unavailable:database": {
+    status: 503,
+    message:
+      "The service is briefly unavailable. You are still signed in: please try again in a few seconds.",
+  },
+  "unsupported_media_type:body": {
+    status: 415,
+    message: "Send the request body as JSON, with Content-Type: application/json.",
+  },
+  "method_not_allowed:route": { status: 405, message: "This API call does not take this method." },
   "internal:unexpected": { status: 500, message: "Something went wrong on our side. Please try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -87,6 +105,13 @@ export interface FieldIssue {
 // one to the route that catches it too.
 const APP_ERROR = Symbol.for("toolnexus.AppError");
 
+/**
+ * Next hands a page's error boundary a server error's `digest` and none of its words, but keeps a
+ * digest the error already has. An `unavailable:database` error carries this one, so the error
+ * page can say the service is briefly unavailable (app/error.tsx) rather than that it broke.
+ */
+export const UNAVAILABLE_DIGEST = "toolnexus:unavailable";
+
 export class AppError extends Error {
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && APP_ERROR in value;
@@ -97,6 +122,7 @@ export class AppError extends Error {
   readonly status: number;
   /** Per-field problems a form can show next to its inputs (validation codes only). */
   readonly issues: FieldIssue[];
+  readonly digest?: string;
 
   constructor(
     code: AppErrorCode,
@@ -110,11 +136,21 @@ export class AppError extends Error {
     this.code = code;
     this.status = appErrorCatalog[code].status;
     this.issues = options.issues ?? [];
+    if (code === "unavailable:database") this.digest = UNAVAILABLE_DIGEST;
   }
 }
 
 export function isAppError(value: unknown, code?: AppErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code);
+}
+
+/** Seconds a refusal asks the client to wait before trying again (`Retry-After`), if it asks at all. */
+export const RETRY_AFTER_SECONDS: Partial<Record<AppErrorCode, number>> = { "unavailable:database": 5 };
+
+/** The headers a reply carrying `error` adds to its status: `Retry-After` on a 503. */
+export function errorHeaders(error: Pick<PublicError, "code">): Record<string, string> {
+  const seconds = RETRY_AFTER_SECONDS[error.code];
+  return seconds === undefined ? {} : { "Retry-After": String(seconds) };
 }
 
 /** What a client may see of any thrown value: unknown errors collapse to a generic 500. */

@@ -16,14 +16,15 @@ const env = {
 const port = env.PORT || "3000";
 env.PORT = port;
 // Email goes to the project's local mail catcher (listed at /demo/mail), so it works offline,
-// unless an SMTP server is configured; webhooks may reach receivers on this machine.
+// unless an SMTP server is configured. The Demo Bank's MCP server and its sign-in run on this
+// machine, so outbound calls may reach it (and webhook receivers here too).
 const catchMail = !env.TOOLNEXUS_SMTP_URL;
 if (catchMail) {
   env.MAIL_CATCHER_PORT ||= "2525";
   env.TOOLNEXUS_SMTP_URL = `smtp://127.0.0.1:${env.MAIL_CATCHER_PORT}`;
   env.TOOLNEXUS_MAIL_CATCHER_FILE ||= "data/mail-catcher.jsonl";
 }
-env.TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE ??= "1";
+env.TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE ??= "1";
 
 function step(title, command, args) {
   console.log(`\n▶ ${title}`);

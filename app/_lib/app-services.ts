@@ -12,9 +12,9 @@ import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { handOverOnTerminate } from "@/lib/engine/hand-over-on-terminate";
 import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
+import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
 import { readMailConfig } from "@/lib/notify/mail-config";
 import { createMailWorker } from "@/lib/notify/mail-worker";
-import { privateAddressesAllowed } from "@/lib/notify/webhook-address";
 import { openWebhookSecret } from "@/lib/notify/webhook-secret";
 import { createWebhookWorker } from "@/lib/notify/webhook-worker";
 import { appBaseUrl } from "@/lib/oauth/app-url";
@@ -61,7 +61,7 @@ async function build(): Promise<AppServices> {
   const webhooks = createWebhookWorker({
     db,
     instanceId,
-    allowPrivate: privateAddressesAllowed(),
+    allowPrivate: outboundPrivateAllowed(),
     openSecret: (endpointId, sealed) => openWebhookSecret(endpointId, sealed, getOAuthRuntime().keys),
   });
   webhooks.start();

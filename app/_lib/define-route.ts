@@ -1,15 +1,16 @@
 import "server-only";
 import { requireUser } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/session-user";
-import { toPublicError } from "@/lib/errors";
+import { errorHeaders } from "@/lib/errors";
 import { type AppServices, getAppServices } from "./app-services";
+import { publicErrorOf } from "./public-error";
 import { reportUnexpected } from "./report-unexpected";
 
-/** A refusal or failure as a route answers it: the public error as JSON, with its status. */
+/** A refusal or failure as a route answers it: the public error as JSON, with its status (and `Retry-After` on a 503). */
 export function errorResponse(error: unknown): Response {
   reportUnexpected("Route handler failed", error);
-  const body = toPublicError(error);
-  return Response.json(body, { status: body.status });
+  const body = publicErrorOf(error);
+  return Response.json(body, { status: body.status, headers: errorHeaders(body) });
 }
 
 /**

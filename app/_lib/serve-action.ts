@@ -1,8 +1,9 @@
 import "server-only";
 import { requireUser } from "@/lib/auth/guards";
-import { type ActionResult, toPublicError } from "@/lib/errors";
+import type { ActionResult } from "@/lib/errors";
 import { type AppServices, getAppServices } from "./app-services";
 import type { DefinedAction } from "./define-action";
+import { publicErrorOf } from "./public-error";
 import { reportUnexpected } from "./report-unexpected";
 
 type ServedAction<T> = (input: unknown) => Promise<ActionResult<T>>;
@@ -29,7 +30,7 @@ export function serveAction<T, Deps>(
       return { ok: true, value: await action({ actor, input }, await load()) };
     } catch (error) {
       reportUnexpected("Server action failed", error);
-      return { ok: false, error: toPublicError(error) };
+      return { ok: false, error: publicErrorOf(error) };
     }
   };
 }

@@ -6,24 +6,25 @@ import { getAgentClient } from "@/lib/agent/get-agent-client";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { createThread } from "@/lib/db/chat-threads";
 import type { Db } from "@/lib/db/client";
-import { createTestDatabase } from "@/lib/db/testing/test-database";
+import { createTestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
 /**
- * The real engine over a real SQLite file, driven by the offline demo model and the demo tools:
- * what the pages' server code talks to in production, minus the HTTP layer.
+ * The real engine over a real database of its own (a SQLite file unless told), driven by the
+ * offline demo model and the demo tools: what the pages' server code talks to in production,
+ * minus the HTTP layer.
  */
-async function createTestEngine(): Promise<{
+async function createTestEngine(provider: TestProvider): Promise<{
   db: Db;
   engine: Engine;
   bus: EventBus;
   threadOwners: ThreadOwnerCache;
   cleanup: () => Promise<void>;
 }> {
-  const { db, drop } = await createTestDatabase("sqlite");
+  const { db, drop } = await createTestDatabase(provider);
   const bus = createMemoryEventBus();
   const engine = createEngine({
     db,
@@ -57,10 +58,11 @@ async function createTestEngine(): Promise<{
  */
 export function withTestEngine(
   onReady: (started: { db: Db; engine: Engine; bus: EventBus; threadOwners: ThreadOwnerCache }) => void,
+  provider: TestProvider = "sqlite",
 ): void {
   let cleanup: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const started = await createTestEngine();
+    const started = await createTestEngine(provider);
     cleanup = started.cleanup;
     onReady(started);
   });

@@ -1,7 +1,7 @@
 import { SEARCH_MAX_LENGTH } from "@/app/_lib/search-text";
+import { KNOWN_REQUEST_KINDS, REQUEST_KINDS } from "@/lib/domain/request-kinds";
 import { INBOX_SORTS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
 
-const KINDS = ["approval", "input", "question", "authorization"];
 const SORT_LABELS = { newest: "Newest first", oldest: "Oldest first", expiry: "Expiring soonest" } as const;
 
 /** A plain GET form: filters land in the URL, so a view can be reloaded, shared and bookmarked. */
@@ -12,9 +12,9 @@ export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
         Kind
         <select name="kind" defaultValue={filters.kind ?? ""}>
           <option value="">Any kind</option>
-          {KINDS.map((kind) => (
+          {KNOWN_REQUEST_KINDS.map((kind) => (
             <option key={kind} value={kind}>
-              {kind}
+              {REQUEST_KINDS[kind].label}
             </option>
           ))}
         </select>

@@ -7,6 +7,7 @@ import { requirePageUser } from "@/lib/auth/guards";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
+import { describeOrigin } from "@/lib/domain/request-origin";
 import { hasRole } from "@/lib/domain/roles";
 import { INBOX_PAGE_SIZE, inboxHref, parseInboxFilters, readSelectedId } from "./_lib/inbox-filters";
 import { InboxBulk } from "./inbox-bulk";
@@ -70,7 +71,9 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
     createdAt: row.createdAt,
     href: inboxHref(filters, row.id),
     ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
-    ...(reviewer && row.ownerId !== user.id && row.ownerName ? { ownerName: row.ownerName } : {}),
+    ...(row.ownerId !== user.id || row.origin.via === "api"
+      ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
+      : {}),
     ...takeOf(row.id),
   }));
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));

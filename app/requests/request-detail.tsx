@@ -93,8 +93,7 @@ export function RequestDetailView({ detail, level }: { detail: RequestDetail; le
         {request.prompt}
       </Heading>
       <p className="muted">
-        Asked by {detail.askedBy.self ? "you" : detail.askedBy.name} ·{" "}
-        <RequestAge createdAt={view.createdAt} />
+        Asked by {detail.askedBy} · <RequestAge createdAt={view.createdAt} />
       </p>
       {detail.take.allowed && <TakeRequestControl requestId={detail.id} take={detail.take.current} />}
       {!detail.fromApi && (

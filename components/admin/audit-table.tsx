@@ -1,8 +1,9 @@
 import type { AuditRow } from "@/lib/domain/audit";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { formatUtc } from "./format-utc";
 
 const OUTCOME_LABEL: Record<AuditRow["outcome"], (kind: string) => string> = {
-  answered: (kind) => (kind === "approval" ? "approved" : "answered"),
+  answered: (kind) => requestKindSpec(kind).answeredAs,
   declined: () => "declined",
   expired: () => "expired",
   cancelled: () => "cancelled",

@@ -9,8 +9,11 @@ export type InboxItem = Pick<
   /** Where the row's link goes: the inbox with this request selected beside the list. */
   href: string;
   expiresAt?: string;
-  /** Who the request belongs to, for reviewers looking at other people's requests. */
-  ownerName?: string;
+  /**
+   * Who asked ("Alice via API token 'ci'", "Alice's chat"): shown for other people's requests and
+   * for one's own made through the API.
+   */
+  askedBy?: string;
   /** Who said "I'm on it", while that lasts. */
   take?: TakeView;
 };

@@ -6,6 +6,7 @@ import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { unsentResult } from "@/lib/errors";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
 import { RequestAge } from "./request-age";
@@ -26,7 +27,7 @@ interface BulkReport {
 }
 
 function selectable(item: InboxItem, canBulk: boolean): boolean {
-  return canBulk && item.kind === "approval" && item.status === "open";
+  return canBulk && requestKindSpec(item.kind).bulkApprovable && item.status === "open";
 }
 
 export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListProps) {
@@ -124,7 +125,7 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
               <div className="inbox-meta muted">
                 <span className="badge">{item.kind}</span> <span className="badge">{item.status}</span>{" "}
                 <code>{item.toolName}</code>
-                {item.ownerName && <span> · for {item.ownerName}</span>}
+                {item.askedBy && <span> · asked by {item.askedBy}</span>}
                 {item.take && item.status === "open" && (
                   <>
                     {" "}
@@ -133,7 +134,8 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
                 )}
                 <span>
                   {" "}
-                  · asked <RequestAge createdAt={item.createdAt} />
+                  · {item.askedBy ? "" : "asked "}
+                  <RequestAge createdAt={item.createdAt} />
                 </span>
                 {item.expiresAt && item.status === "open" && (
                   <span>

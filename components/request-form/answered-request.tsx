@@ -20,6 +20,9 @@ export function AnsweredRequest({ status, answer }: { status: ClosedStatus; answ
         {answer.answeredBy ? `By ${answer.answeredBy}` : "By the system"} on{" "}
         <time dateTime={answer.answeredAt}>{when.toUTCString()}</time>
       </p>
+      {answer.runStoppedFirst && (
+        <p role="note">The run was stopped before the call this answer was for could run, so it never ran.</p>
+      )}
       {reasonText && <p>Reason: {reasonText}</p>}
       {shownData && <pre className="tn-json">{JSON.stringify(shownData, null, 2)}</pre>}
     </section>

@@ -1,6 +1,7 @@
 "use client";
 
 import { mcpElicitationOf } from "@/lib/domain/mcp-elicitation";
+import { requestKindSpec, unhandledKindForm } from "@/lib/domain/request-kinds";
 import type { RequestView } from "@/lib/domain/request-view";
 import { AnsweredRequest } from "./answered-request";
 import { ApprovalForm } from "./approval-form";
@@ -35,30 +36,58 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
     );
   }
   const { request } = view;
-  if (request.kind === "approval") {
-    return <ApprovalForm data={request.data} args={view.args} submit={submit} onSent={onSent} />;
+  const form = requestKindSpec(request.kind).form;
+  switch (form) {
+    case "approval":
+      return <ApprovalForm data={request.data} args={view.args} submit={submit} onSent={onSent} />;
+    case "sign-in": {
+      // An MCP server's URL elicitation is a link to the server's page, answered by the owner.
+      const elicitation = mcpElicitationOf(request);
+      if (elicitation?.mode === "url") {
+        return (
+          <UrlElicitation url={request.url} server={elicitation.server} submit={submit} onSent={onSent} />
+        );
+      }
+      const host = typeof request.data?.host === "string" ? request.data.host : undefined;
+      return <AuthorizationNotice continueHref={continueHref ?? followableUrl(request.url)} host={host} />;
+    }
+    case "input": {
+      const elicitation = mcpElicitationOf(request);
+      if (elicitation?.mode === "form") {
+        return (
+          <ElicitationForm
+            schema={request.data?.schema}
+            server={elicitation.server}
+            submit={submit}
+            onSent={onSent}
+          />
+        );
+      }
+      return <DataForm data={request.data} submit={submit} onSent={onSent} />;
+    }
+    case "question": {
+      const questions = readQuestions(request.data);
+      if (questions.length > 0) return <QuestionForm questions={questions} submit={submit} onSent={onSent} />;
+      return <DataForm data={request.data} submit={submit} onSent={onSent} />;
+    }
+    case "data":
+      return <DataForm data={request.data} submit={submit} onSent={onSent} />;
+    default:
+      return unhandledKindForm(form);
   }
-  const elicitation = mcpElicitationOf(request);
-  if (elicitation?.mode === "url") {
-    return <UrlElicitation url={request.url} server={elicitation.server} submit={submit} onSent={onSent} />;
-  }
-  if (elicitation?.mode === "form") {
-    return (
-      <ElicitationForm
-        schema={request.data?.schema}
-        server={elicitation.server}
-        submit={submit}
-        onSent={onSent}
-      />
-    );
-  }
-  if (request.kind === "authorization") {
-    const host = typeof request.data?.host === "string" ? request.data.host : undefined;
-    return <AuthorizationNotice continueHref={continueHref ?? followableUrl(request.url)} host={host} />;
-  }
-  const questions = request.kind === "question" ? readQuestions(request.data) : [];
-  if (questions.length > 0) return <QuestionForm questions={questions} submit={submit} onSent={onSent} />;
-  const schema = request.data?.schema;
+}
+
+/** A schema form when the request carries `data.schema`, else a box for any JSON answer. */
+function DataForm({
+  data,
+  submit,
+  onSent,
+}: {
+  data: RequestView["request"]["data"];
+  submit: SubmitAnswer;
+  onSent?: () => void;
+}) {
+  const schema = data?.schema;
   if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) {
     return <SchemaRequestForm schema={schema as Record<string, unknown>} submit={submit} onSent={onSent} />;
   }

@@ -25,6 +25,8 @@ export function startAppInstance({ port, env }: { port: number; env: Record<stri
       AUTH_SECRET: E2E_AUTH_SECRET,
       TOOLNEXUS_DEMO: "1",
       TOOLNEXUS_MODEL_PROVIDER: "demo",
+      // The demo config's remote MCP server is on this machine (ADR 0056).
+      TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE: "1",
       ...env,
     },
   });

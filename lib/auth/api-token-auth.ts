@@ -81,6 +81,16 @@ export function apiRateLimit(): number {
   return Number.isInteger(configured) && configured > 0 ? configured : 300;
 }
 
+/**
+ * The most active (unrevoked, unexpired) tokens one person may hold; TOOLNEXUS_API_TOKEN_LIMIT
+ * changes it. Each token has its own rate limit, so without this one person's calls would have
+ * no ceiling.
+ */
+export function apiTokenLimit(env: Record<string, string | undefined> = process.env): number {
+  const configured = Number(env.TOOLNEXUS_API_TOKEN_LIMIT ?? "");
+  return Number.isInteger(configured) && configured > 0 ? configured : 20;
+}
+
 const limiters = new WeakMap<DbClient, Map<number, RateLimiterPrisma>>();
 
 function limiterFor(db: DbClient, points: number): RateLimiterPrisma {

@@ -3,6 +3,7 @@ import type { NextAuthConfig } from "next-auth";
 import type { Provider } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
+import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import type { DbClient } from "@/lib/db/db-types";
 import { raiseSessionVersionByUserId } from "@/lib/db/session-versions";
 import { getUserById } from "@/lib/db/users";
@@ -106,6 +107,8 @@ export function createAuthConfig(options: {
     },
     callbacks: {
       async jwt({ token, user }) {
+        // Said of an earlier request only (see below).
+        delete token.unavailable;
         // `user` is only present on the sign-in request. The token remembers the account's
         // session version from then on; signing out raises it, which ends this token.
         if (user) {
@@ -120,13 +123,18 @@ export function createAuthConfig(options: {
         // so a demoted reviewer, a deleted account or a signed-out session loses access on the
         // next request rather than when the token expires. One primary-key read per request.
         if (!token.sub) return null;
-        const stored = await getUserById({ db: options.db(), userId: token.sub });
+        const stored = await readUser(options.db(), token.sub);
+        // The database briefly away says nothing about the session. next-auth clears the cookie
+        // of a callback that throws, which would sign everyone out during a restart; the token
+        // is kept instead, marked, and the request is refused as briefly unavailable (ADR 0060).
+        if (stored === "unavailable") return { ...token, unavailable: true };
         if (!stored) return null;
         if (stored.sessionVersion !== (typeof token.sv === "number" ? token.sv : 0)) return null;
         token.role = stored.role;
         return token;
       },
       session({ session, token }) {
+        if (token.unavailable === true) (session as unknown as { unavailable: true }).unavailable = true;
         if (token.sub) session.user.id = token.sub;
         // Long-lived streams remember it, to end themselves once the session is revoked.
         (session as unknown as { sessionVersion: number }).sessionVersion =
@@ -136,4 +144,13 @@ export function createAuthConfig(options: {
       },
     },
   };
+}
+
+async function readUser(db: DbClient, userId: string) {
+  try {
+    return await getUserById({ db, userId });
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return "unavailable" as const;
+    throw error;
+  }
 }

@@ -22,8 +22,12 @@ const sessionSchema = z.object({
 /**
  * Reads the user out of a next-auth session, or throws `unauthorized:session`. A session
  * without an id or a known role is treated as no session: it cannot be authorised safely.
+ * One that could not be checked because the database is briefly away throws
+ * `unavailable:database` (503): its holder is still signed in.
  */
 export function userFromSession(session: unknown): SessionUser {
+  if ((session as { unavailable?: unknown } | null)?.unavailable === true)
+    throw new AppError("unavailable:database");
   const parsed = sessionSchema.safeParse(session);
   if (!parsed.success) throw new AppError("unauthorized:session");
   const { id, email, name, role } = parsed.data.user;

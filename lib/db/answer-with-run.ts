@@ -104,6 +104,8 @@ export async function answerWithRun({
         "leaseOwner" = CASE WHEN "o"."free" AND "r"."openRequests" = 1 THEN ${resumeAs?.leaseOwner ?? null} ELSE "r"."leaseOwner" END,
         "leaseExpiresAt" = CASE WHEN "o"."free" AND "r"."openRequests" = 1 THEN ${sqlTime(resumeAs?.leaseExpiresAt ?? null)} ELSE "r"."leaseExpiresAt" END,
         "version" = "r"."version" + CASE WHEN "o"."free" AND "r"."openRequests" = 1 THEN 2 ELSE 1 END,
+        -- Taking the run lets its answered calls start: a Stop after this commit is refused (ADR 0055).
+        "answeredCallsStarted" = "o"."free" AND "r"."openRequests" = 1,
         "openRequests" = "r"."openRequests" - 1,
         "updatedAt" = ${at}
       FROM (SELECT ${sqlBool(resumeAs !== undefined)} AND NOT EXISTS (

@@ -1,6 +1,8 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
-import type { DbClient } from "./db-types";
+import { getDbProvider } from "./db-provider";
+import type { DbClient, DbTx } from "./db-types";
+import { engineTransaction } from "./transaction-options";
 
 // Personal API tokens (ADR 0035). Only a token's SHA-256 is stored, so what this module reads
 // back can never be used to call the API: the token itself exists once, in the creator's hands.
@@ -62,6 +64,32 @@ function toTokenRow(row: Row): ApiTokenRow {
   };
 }
 
+/** Tokens that still work: neither revoked nor expired at `now`. */
+export async function countActiveApiTokensByUser({
+  db,
+  userId,
+  now,
+}: {
+  db: DbClient | DbTx;
+  userId: string;
+  now: Date;
+}): Promise<number> {
+  return db.apiToken.count({
+    where: { userId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+  });
+}
+
+/** Thrown inside the transaction only to roll it back. */
+class TokenLimitRollback extends Error {}
+
+/**
+ * Makes a token unless its person would then hold more than `limit` active ones: the `limit`
+ * reached outcome writes nothing. The new row is written first and the count taken after it,
+ * rolled back when over, and that is only sound if two creates for one person see each other:
+ * SQLite orders them by itself (the insert holds the single write lock until commit), and on
+ * PostgreSQL each create first takes a transaction-scoped advisory lock on its person, so the
+ * count (read committed) sees every token committed before it.
+ */
 export async function createApiToken({
   db,
   userId,
@@ -70,6 +98,8 @@ export async function createApiToken({
   prefix,
   scopes,
   expiresAt,
+  limit,
+  now = new Date(),
 }: {
   db: DbClient;
   userId: string;
@@ -78,22 +108,35 @@ export async function createApiToken({
   prefix: string;
   scopes: ApiTokenScope[];
   expiresAt: Date | null;
-}): Promise<ApiTokenRow> {
-  return db.$transaction(async (tx) => {
-    const row = await tx.apiToken.create({
-      data: { userId, name, tokenHash, prefix, scopes: scopes.join(" "), expiresAt },
-      select: SELECT,
-    });
-    await recordAuditEntry({
-      tx,
-      actorId: userId,
-      action: "api_token.created",
-      targetType: "api_token",
-      targetId: row.id,
-      detail: { name, scopes, expiresAt: expiresAt?.toISOString() ?? null },
-    });
-    return toTokenRow(row);
-  });
+  /** The most active tokens one person may hold. */
+  limit: number;
+  now?: Date;
+}): Promise<{ status: "created"; row: ApiTokenRow } | { status: "limit" }> {
+  const postgres = getDbProvider({ db }) === "postgres";
+  try {
+    return await db.$transaction(async (tx) => {
+      if (postgres) {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`toolnexus.api-tokens:${userId}`}))`;
+      }
+      const row = await tx.apiToken.create({
+        data: { userId, name, tokenHash, prefix, scopes: scopes.join(" "), expiresAt },
+        select: SELECT,
+      });
+      if ((await countActiveApiTokensByUser({ db: tx, userId, now })) > limit) throw new TokenLimitRollback();
+      await recordAuditEntry({
+        tx,
+        actorId: userId,
+        action: "api_token.created",
+        targetType: "api_token",
+        targetId: row.id,
+        detail: { name, scopes, expiresAt: expiresAt?.toISOString() ?? null },
+      });
+      return { status: "created" as const, row: toTokenRow(row) };
+    }, engineTransaction);
+  } catch (error) {
+    if (error instanceof TokenLimitRollback) return { status: "limit" };
+    throw error;
+  }
 }
 
 export async function listApiTokensByUser({ db, userId }: { db: DbClient; userId: string }) {

@@ -1,3 +1,4 @@
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import "server-only";
 import { listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { AuditOutcome, AuditRow } from "@/lib/domain/audit";
@@ -99,7 +100,7 @@ export async function listAuditAnswers({
         ...(reason ? { reason } : {}),
         argumentsAsked: args,
         changes:
-          row.ok && row.request.kind === "approval"
+          row.ok && requestKindSpec(row.request.kind).form === "approval"
             ? listArgumentChanges((row.request.data ?? undefined) as Request["data"], args, data)
             : [],
       };

@@ -2,6 +2,7 @@ import type { Audience, RequestState } from "@/lib/domain/events";
 import type { InboxRow } from "@/lib/domain/inbox";
 import type { Actor } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
+import { toRequestOrigins } from "./request-origins";
 import { textSearchWhere } from "./text-search";
 
 export interface InboxQuery {
@@ -37,6 +38,8 @@ const SELECT = {
   expiresAt: true,
   ownerId: true,
   owner: { select: { name: true, email: true } },
+  origin: true,
+  apiTokenId: true,
 } as const;
 
 /** Whose requests one query of the inbox reads (see `inboxHalvesOf`). */
@@ -128,10 +131,14 @@ export async function listInboxRequests({
     found = mergeRows(left, right, sort).slice((page - 1) * pageSize, page * pageSize);
     total = leftCount + rightCount;
   }
-  return { total, rows: found.map(toInboxRow) };
+  const origins = await toRequestOrigins({
+    db,
+    rows: found.map((row) => ({ ...row, ownerName: row.owner.name ?? row.owner.email })),
+  });
+  return { total, rows: found.map((row) => toInboxRow(row, origins.get(row.id)!)) };
 }
 
-function toInboxRow(row: Found): InboxRow {
+function toInboxRow(row: Found, origin: InboxRow["origin"]): InboxRow {
   return {
     id: row.id,
     kind: row.kind,
@@ -143,5 +150,6 @@ function toInboxRow(row: Found): InboxRow {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     ownerId: row.ownerId,
     ownerName: row.owner.name ?? row.owner.email,
+    origin,
   };
 }

@@ -1,5 +1,7 @@
 import "server-only";
+import type { RequestOrigin } from "@/lib/domain/request-origin";
 import type { DbClient } from "./db-types";
+import { listRequestOriginsByIds } from "./request-origins";
 
 /** What is due to be mailed now: single requests by item, digests by person. */
 export async function listDueMail({ db, now, limit }: { db: DbClient; now: Date; limit: number }) {
@@ -48,7 +50,16 @@ export interface MailBatch {
   items: {
     id: string;
     attempts: number;
-    request: { id: string; kind: string; prompt: string; toolName: string; open: boolean; createdAt: Date };
+    request: {
+      id: string;
+      kind: string;
+      prompt: string;
+      toolName: string;
+      open: boolean;
+      createdAt: Date;
+      /** Who asked: the mail says so, since the prompt is their words, not the app's. */
+      origin: RequestOrigin;
+    };
   }[];
 }
 
@@ -70,17 +81,31 @@ export async function getMailBatch({
     where: { id: items[0]!.userId },
     select: { id: true, email: true, name: true },
   });
-  const requests = await db.request.findMany({
-    where: { id: { in: items.map((item) => item.requestRowId) } },
-    select: { id: true, kind: true, prompt: true, toolName: true, status: true, createdAt: true },
-  });
+  const ids = items.map((item) => item.requestRowId);
+  const [requests, origins] = await Promise.all([
+    db.request.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, kind: true, prompt: true, toolName: true, status: true, createdAt: true },
+    }),
+    listRequestOriginsByIds({ db, ids }),
+  ]);
   const byId = new Map(requests.map((request) => [request.id, request]));
   return {
     user: { id: user?.id ?? items[0]!.userId, email: user?.email ?? "", name: user?.name ?? null },
     items: items.flatMap((item) => {
       const request = byId.get(item.requestRowId);
       return request
-        ? [{ id: item.id, attempts: item.attempts, request: { ...request, open: request.status === "open" } }]
+        ? [
+            {
+              id: item.id,
+              attempts: item.attempts,
+              request: {
+                ...request,
+                open: request.status === "open",
+                origin: origins.get(request.id) ?? { via: "chat" as const, ownerName: "someone" },
+              },
+            },
+          ]
         : [];
     }),
   };

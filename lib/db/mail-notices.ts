@@ -78,19 +78,22 @@ export async function claimMailNoticeById({
   return claimed.count === 1;
 }
 
-/** Who may answer a request, with how each wants to hear of it: its owner, or every reviewer. */
+/**
+ * Who may answer a request, with how each wants to hear of it: its owner, or every reviewer.
+ * `askerId` is the request's owner, whose hourly allowance of mail at once it draws on.
+ */
 export async function listMailRecipientsByRequest({
   db,
   requestRowId,
 }: {
   db: DbClient;
   requestRowId: string;
-}) {
+}): Promise<{ askerId: string | null; recipients: { userId: string; mode: EmailMode }[] }> {
   const request = await db.request.findUnique({
     where: { id: requestRowId },
     select: { ownerId: true, audience: true, status: true },
   });
-  if (request?.status !== "open") return [];
+  if (request?.status !== "open") return { askerId: null, recipients: [] };
   const users = await db.user.findMany({
     where:
       request.audience === "owner"
@@ -105,7 +108,13 @@ export async function listMailRecipientsByRequest({
     where: { userId: { in: audience.map((user) => user.id) } },
   });
   const modes = new Map(settings.map((row) => [row.userId, parseEmailMode(row.emailMode)]));
-  return audience.map((user) => ({ userId: user.id, mode: modes.get(user.id) ?? ("instant" as EmailMode) }));
+  return {
+    askerId: request.ownerId,
+    recipients: audience.map((user) => ({
+      userId: user.id,
+      mode: modes.get(user.id) ?? ("instant" as EmailMode),
+    })),
+  };
 }
 
 /**

@@ -74,7 +74,7 @@ export async function parkRun({
       UPDATE ${sqlTable("Run")} SET "status" = 'pending', "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))},
         "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)},
         "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)},
-        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "version" = "version" + 1,
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "version" = "version" + 1, "answeredCallsStarted" = false,
         "openRequests" = "openRequests" + ${sqlInt(suspensions.length)}, "updatedAt" = ${now}
       WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
     if (held !== 1) return null;

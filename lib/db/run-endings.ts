@@ -5,7 +5,7 @@ import { recordAuditEntry } from "./audit";
 import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { hotSqlOf, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import type { StoredCheckpoint } from "./runs";
@@ -54,7 +54,7 @@ export async function finishRun({
         "promptTokens" = COALESCE(${sqlInt(usage?.promptTokens ?? null)}, "promptTokens"),
         "completionTokens" = COALESCE(${sqlInt(usage?.completionTokens ?? null)}, "completionTokens"),
         "totalTokens" = COALESCE(${sqlInt(usage?.totalTokens ?? null)}, "totalTokens"),
-        "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+        "version" = "version" + 1, "answeredCallsStarted" = false, "updatedAt" = ${sqlTime(new Date())}
       WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
     if (held !== 1) return null;
     await appendMissingMessages({ tx, threadId, runId, messages, known: storedMessages });
@@ -97,32 +97,41 @@ function closingMessages(slots: Checkpoint["slots"], output: string): Message[] 
   );
 }
 
+export type CancelledRun =
+  | { status: "cancelled"; events: ThreadEvent[] }
+  /** The run was taken back to running by an answer and the calls it waited on may have started. */
+  | { status: "calls_started" }
+  | { status: "ended" };
+
 /**
- * Ends a live run on behalf of `actorId`, provided it is still at `version` (as the caller read
- * it): an answer taken meanwhile moved it on and wins. Null when the run ended or changed.
+ * Ends a live run on behalf of `actorId`, unless the calls it was parked on have been let start:
+ * the statement that takes a parked run back to running sets `answeredCallsStarted`, and this
+ * one ends only a run without it, so on the run's row exactly one of the two comes first. A
+ * cancel that wins leaves every answered call unstarted; one that loses changes nothing.
  */
 export async function cancelRunById({
   db,
   runId,
   actorId,
-  version,
 }: {
   db: DbClient;
   runId: string;
   actorId: string;
-  version: number;
-}): Promise<ThreadEvent[] | null> {
-  return db.$transaction(async (tx) => {
-    const ended = await tx.run.updateMany({
-      where: { id: runId, status: { in: ["running", "pending"] }, version },
-      data: { status: "cancelled", leaseOwner: null, leaseExpiresAt: null, version: { increment: 1 } },
-    });
-    if (ended.count !== 1) return null;
-    const run = await tx.run.findUniqueOrThrow({
-      where: { id: runId },
-      select: { threadId: true, checkpoint: true },
-    });
-    const checkpoint = run.checkpoint as unknown as StoredCheckpoint | null;
+}): Promise<CancelledRun> {
+  return db.$transaction(async (tx): Promise<CancelledRun> => {
+    // One statement, so the condition is checked on the row as it is when this write takes it
+    // (on PostgreSQL after waiting for a racing answer's commit).
+    const [run] = await hotSqlOf(tx).query<{ threadId: string; checkpoint: unknown }>(sql`
+      UPDATE ${sqlTable("Run")} SET "status" = 'cancelled', "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+      WHERE "id" = ${runId} AND "status" IN ('running', 'pending') AND "answeredCallsStarted" = false
+      RETURNING "threadId", "checkpoint"`);
+    if (!run) {
+      const now = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });
+      const live = now?.status === "running" || now?.status === "pending";
+      return { status: live ? "calls_started" : "ended" };
+    }
+    const checkpoint = run.checkpoint === null ? null : readSqlJson<StoredCheckpoint>(run.checkpoint);
     const events = await cancelOpenRequestsByRun({ tx, runId, threadId: run.threadId, actorId });
     if (checkpoint) {
       // The transcript up to the checkpoint is stored; only the closing tool results are new.
@@ -145,6 +154,6 @@ export async function cancelRunById({
         bodies: [{ type: "run_finished", status: "cancelled", text: "" }],
       })),
     );
-    return events;
+    return { status: "cancelled", events };
   }, engineTransaction);
 }

@@ -9,7 +9,8 @@ import { type RunRow, type StoredRun, toStoredRun } from "./runs";
 
 /**
  * Takes a parked run back to running once none of its requests is open, and returns it as
- * claimed; exactly one caller wins. Nothing can open a request while the run is parked, and
+ * claimed; exactly one caller wins. From this statement on, the calls it waited on may start
+ * and a Stop is refused until their results are stored (`answeredCallsStarted`, ADR 0055). Nothing can open a request while the run is parked, and
  * whoever resolves the last one calls this after its own commit (or, answering it, has taken
  * the run in that very transaction: `claimParkedRunByLastAnswer`), so no run is left behind.
  */
@@ -31,7 +32,8 @@ export async function claimParkedRun({
   // keeps a run waiting should the count ever be wrong, rather than resuming it unanswered.
   const [row] = await hotSqlOf(db).query<Record<keyof RunRow, unknown>>(sql`
     UPDATE ${sqlTable("Run")} SET "status" = 'running', "leaseOwner" = ${leaseOwner},
-      "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
+      "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "version" = "version" + 1, "answeredCallsStarted" = true,
+      "updatedAt" = ${sqlTime(new Date())}
     WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 0 AND NOT EXISTS (
       SELECT 1 FROM ${sqlTable("Request")} AS "open"
       WHERE "open"."runId" = ${runId} AND "open"."status" = 'open')
@@ -64,7 +66,7 @@ export async function claimParkedRunByLastAnswer({
   const [row] = await hotSqlOf(tx).query<Record<keyof RunRow, unknown>>(sql`
     UPDATE ${sqlTable("Run")} SET "status" = 'running', "leaseOwner" = ${leaseOwner},
       "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "openRequests" = 0, "version" = "version" + 2,
-      "updatedAt" = ${sqlTime(new Date())}
+      "answeredCallsStarted" = true, "updatedAt" = ${sqlTime(new Date())}
     WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 1 AND NOT EXISTS (
       SELECT 1 FROM ${sqlTable("Request")} AS "other"
       WHERE "other"."runId" = ${runId} AND "other"."status" = 'open' AND "other"."id" <> ${requestRowId})

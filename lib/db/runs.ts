@@ -182,8 +182,11 @@ export async function saveRunCheckpoint({
     const columns = checkpointColumns(checkpoint);
     const hot = hotSqlOf(tx);
     const savedSeq = bodies.length === 0 && lastStoredSeq !== undefined ? lastStoredSeq : null;
+    // The answered calls a resume let start have all settled once no slot waits on an answer: a
+    // Stop may end the run again from this state on (ADR 0055).
+    const settled = checkpoint.slots.every((slot) => slot.state.status !== "suspended");
     const held = await hot.execute(
-      sql`UPDATE ${sqlTable("Run")} SET "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))}, "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)}, "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)}, "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "savedEventSeq" = COALESCE(${sqlInt(savedSeq)}, "savedEventSeq"), "updatedAt" = ${now} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`,
+      sql`UPDATE ${sqlTable("Run")} SET "answeredCallsStarted" = ${settled ? sql`false` : sql`"answeredCallsStarted"`}, "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))}, "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)}, "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)}, "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "savedEventSeq" = COALESCE(${sqlInt(savedSeq)}, "savedEventSeq"), "updatedAt" = ${now} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`,
     );
     if (held !== 1) return null;
     if (withMessages)

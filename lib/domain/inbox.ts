@@ -1,4 +1,5 @@
 import type { Audience, RequestState } from "./events";
+import type { RequestOrigin } from "./request-origin";
 
 /** One request as the inbox lists it: what the database returns for a page of the inbox. */
 export interface InboxRow {
@@ -12,6 +13,8 @@ export interface InboxRow {
   expiresAt: string | null;
   ownerId: string;
   ownerName: string | null;
+  /** Whose chat asked, or whose API token. */
+  origin: RequestOrigin;
 }
 
 /** What a reviewer decides for several approvals at once. */

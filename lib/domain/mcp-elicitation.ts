@@ -1,4 +1,5 @@
 import type { Request } from "@/lib/toolnexus/types";
+import { requestKindSpec } from "./request-kinds";
 
 export interface McpElicitation {
   mode: "form" | "url";
@@ -10,7 +11,8 @@ export function mcpElicitationOf(request: Pick<Request, "kind" | "data">): McpEl
   const mcp = request.data?.mcp;
   if (typeof mcp !== "object" || mcp === null || Array.isArray(mcp)) return undefined;
   const { mode, server } = mcp as Record<string, unknown>;
-  const expected = request.kind === "input" ? "form" : request.kind === "authorization" ? "url" : undefined;
+  const form = requestKindSpec(request.kind).form;
+  const expected = form === "input" ? "form" : form === "sign-in" ? "url" : undefined;
   if (expected === undefined || mode !== expected) return undefined;
   return typeof server === "string" ? { mode: expected, server } : { mode: expected };
 }

@@ -8,6 +8,8 @@ export interface AnswerRecord {
   /** Display name of whoever answered; absent when the system did (expiry, cancellation). */
   answeredBy?: string;
   answeredAt: string;
+  /** Answered, but the run was stopped before the call waiting for the answer ran (ADR 0055). */
+  runStoppedFirst?: true;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Audience } from "@/lib/domain/events";
+import { KNOWN_REQUEST_KINDS, REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Actor } from "@/lib/domain/roles";
 import type { Request } from "@/lib/toolnexus/types";
 
@@ -15,12 +16,10 @@ export interface AnswerPolicy {
   mayCancel(input: { actor: Actor; ownerId: string }): boolean;
 }
 
-export const defaultAudienceByKind: Readonly<Record<string, Audience>> = {
-  approval: "reviewers",
-  input: "owner",
-  question: "owner",
-  authorization: "owner",
-};
+/** Who answers each kind the app knows, from the registry of request kinds. */
+export const defaultAudienceByKind: Readonly<Record<string, Audience>> = Object.fromEntries(
+  KNOWN_REQUEST_KINDS.map((kind) => [kind, REQUEST_KINDS[kind].audience]),
+);
 
 export function createAnswerPolicy({
   audienceByKind = {},
@@ -34,7 +33,7 @@ export function createAnswerPolicy({
   const table = new Map(Object.entries({ ...defaultAudienceByKind, ...audienceByKind }));
   return {
     audienceFor: ({ kind, data }) =>
-      kind === "approval" && (data?.audience === "owner" || data?.audience === "reviewers")
+      requestKindSpec(kind).audienceFromGate && (data?.audience === "owner" || data?.audience === "reviewers")
         ? data.audience
         : (table.get(kind) ?? fallback),
     mayAnswer: ({ actor, audience, ownerId }) =>

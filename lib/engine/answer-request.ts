@@ -2,6 +2,7 @@ import { claimRequest } from "@/lib/db/claim-request";
 import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
 import type { StoredRun } from "@/lib/db/runs";
 import { mcpElicitationOf } from "@/lib/domain/mcp-elicitation";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import type { Answer } from "@/lib/toolnexus/types";
@@ -24,9 +25,11 @@ export interface AnswerDeps extends ExpiryDeps {
   };
 }
 
-function refuseClosed(request: Pick<BareRequest, "status">): never {
+function refuseClosed(request: Pick<BareRequest, "status" | "runId">): never {
   if (request.status === "expired") throw new AppError("expired:request");
   if (request.status === "answered") throw new AppError("conflict:answer");
+  // A run's requests are cancelled only with the run: whoever answers is told the call never ran.
+  if (request.status === "cancelled" && request.runId !== null) throw new AppError("conflict:run_stopped");
   throw new AppError("conflict:request_closed");
 }
 
@@ -46,7 +49,8 @@ function decide(input: AnswerInput, request: BareRequest): SubmittedAnswer {
   const submitted = typeof input.answer === "function" ? input.answer(request) : input.answer;
   // An MCP server's URL elicitation is no sign-in of ours: the server itself checks what the
   // user did at its page, so the owner may say they have finished.
-  const signIn = request.request.kind === "authorization" && !mcpElicitationOf(request.request);
+  const signIn =
+    requestKindSpec(request.request.kind).form === "sign-in" && !mcpElicitationOf(request.request);
   if (signIn && submitted.ok && input.via !== "oauth_callback") {
     throw new AppError("bad_request:input", { message: SIGN_IN_ELSEWHERE });
   }

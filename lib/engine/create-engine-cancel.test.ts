@@ -30,7 +30,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("engine on %s", (provider) =
         actor: suite.people.owner,
       }),
     );
-    expect(isAppError(late, "conflict:request_closed")).toBe(true);
+    expect(isAppError(late, "conflict:run_stopped")).toBe(true);
     expect(
       isAppError(
         await rejection(engine.cancelRun({ runId, actor: suite.people.admin })),

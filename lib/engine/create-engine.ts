@@ -134,12 +134,11 @@ export function createEngine(options: EngineOptions): Engine {
       const run = await getRunById({ db, runId });
       if (!run) throw new AppError("not_found:run");
       if (!policy.mayCancel({ actor: who.data, ownerId: run.userId })) throw new AppError("forbidden:run");
-      const events = await cancelRunById({ db, runId, actorId: who.data.id, version: run.version });
-      if (!events) {
-        const now = await getRunById({ db, runId });
-        const live = now?.status === "running" || now?.status === "pending";
-        throw new AppError(live ? "conflict:run_changed" : "conflict:run_finished");
-      }
+      const cancelled = await cancelRunById({ db, runId, actorId: who.data.id });
+      // An answer took the run back to running first: its calls go on, and so does the run.
+      if (cancelled.status === "calls_started") throw new AppError("conflict:calls_started");
+      if (cancelled.status === "ended") throw new AppError("conflict:run_finished");
+      const { events } = cancelled;
       launcher.abort(runId);
       await publishAll(bus, events);
       // The run may be driven by another instance, whose tool would otherwise work on until

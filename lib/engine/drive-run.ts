@@ -19,7 +19,8 @@ import type { AnswerPolicy } from "./answer-policy";
 import type { EngineToolkit, ToolkitContext } from "./engine-types";
 import type { EventBus } from "./event-bus";
 import { createEventWriter, type EventWriter, publishAll } from "./event-writer";
-import { finishSegment, parkSegment } from "./segment-endings";
+import { finishSegment, parkSegment, pauseSegment } from "./segment-endings";
+import { createSegmentPause } from "./segment-pause";
 import { createStreamPositions } from "./stream-positions";
 import { inRunSegment, inSpan } from "./tracing";
 
@@ -117,6 +118,8 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   const { runId, threadId, userId, start } = segment;
   const { controller: stop, release } = linkAbort(segment.signal);
   const signal = stop.signal;
+  const pause = createSegmentPause(stop);
+  const { stored } = pause;
   const writer = createEventWriter({
     db,
     bus,
@@ -124,6 +127,8 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     runId,
     leaseOwner: instanceId,
     textFlushMs: deps.textFlushMs,
+    // Streaming on while nothing can be stored would only be redone: stop at the first failure.
+    onFailure: pause.onStorageFailure,
   });
   let lastCheckpoint: ResumableCheckpoint | null = start.kind === "resume" ? start.checkpoint : null;
   let storedMessages = start.kind === "resume" ? start.messageCount : start.history.length + 1;
@@ -144,21 +149,23 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     // state and the events before it in one transaction, so a write here would only slow it.
     if (isHalting(checkpoint)) return;
     const withMessages = checkpoint.messages.length > storedMessages;
-    const held = await writer.storeWith(
-      (bodies) =>
-        saveRunCheckpoint({
-          db,
-          runId,
-          threadId,
-          leaseOwner: instanceId,
-          leaseExpiresAt: new Date(Date.now() + leaseMs),
-          checkpoint,
-          withMessages,
-          storedMessages,
-          bodies,
-          lastStoredSeq: writer.lastStoredSeqBefore(upTo),
-        }),
-      upTo,
+    const held = await stored(() =>
+      writer.storeWith(
+        (bodies) =>
+          saveRunCheckpoint({
+            db,
+            runId,
+            threadId,
+            leaseOwner: instanceId,
+            leaseExpiresAt: new Date(Date.now() + leaseMs),
+            checkpoint,
+            withMessages,
+            storedMessages,
+            bodies,
+            lastStoredSeq: writer.lastStoredSeqBefore(upTo),
+          }),
+        upTo,
+      ),
     );
     if (!held) {
       stop.abort();
@@ -177,13 +184,14 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
   if (start.kind === "resume") writer.push({ type: "run_status", status: "running" });
   positions.forwarded();
   try {
-    toolkit = await deps.createToolkit({ userId, runId, threadId });
+    // The app's toolkit reads its MCP servers and policies from storage.
+    toolkit = await stored(async () => deps.createToolkit({ userId, runId, threadId }));
     const client = deps.createClient();
     const options = { toolkit, signal, onCheckpoint };
     const events =
       start.kind === "fresh"
         ? client.stream(start.prompt, { ...options, history: start.history, runId })
-        : client.resumeStream(start.checkpoint, start.answers, options);
+        : client.resumeStream(pause.readingStored(start.checkpoint), start.answers, options);
     let result: RunResult | undefined;
     for await (const event of events) {
       result = forward(writer, event) ?? result;
@@ -192,12 +200,15 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     if (!result) throw new Error("the run ended without a result");
     if (result.status === "pending") {
       const withMessages = result.checkpoint!.messages.length > storedMessages;
-      await inSpan("toolnexus.park", {}, () =>
-        parkSegment(deps, segment, writer, result, { withMessages, storedMessages }),
+      await stored(() =>
+        inSpan("toolnexus.park", {}, () =>
+          parkSegment(deps, segment, writer, result, { withMessages, storedMessages }),
+        ),
       );
-    } else await finishSegment(deps, segment, writer, result, storedMessages);
+    } else await stored(() => finishSegment(deps, segment, writer, result, storedMessages));
   } catch (error) {
-    // A lost lease or a stop means another owner carries on from the stored state.
+    // A lost lease, a stop, or a pause (the database away, which is no fault of the run's) means
+    // the run stays as last stored and another segment carries on from there.
     if (error instanceof LeaseLost || signal.aborted) return;
     await writer.flush().catch(() => {});
     logger.error({ err: error, runId, threadId }, "run failed");
@@ -223,5 +234,6 @@ async function driveSegment(deps: DriveDeps, segment: Segment): Promise<void> {
     // no timer is left behind.
     await writer.flush().catch(() => {});
     await toolkit?.close?.();
+    if (pause.cause) await pauseSegment(deps, segment, pause.cause.error);
   }
 }

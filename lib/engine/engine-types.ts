@@ -5,6 +5,7 @@ import type { Actor } from "@/lib/domain/roles";
 import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { EventBus } from "./event-bus";
+import type { ReadRequest } from "./read-request";
 
 import type { SubscribeInput } from "./subscribe-thread";
 
@@ -79,7 +80,10 @@ export interface NewStandaloneRequest {
   /** Who must answer; by default the same policy as a tool's request of that kind. */
   audience?: Audience;
   idempotencyKey: string | null;
-  /** SHA-256 of the create's normalised body: a key used again must come with the same one. */
+  /**
+   * SHA-256 of the create's normalised body without its audience: a key used again must come
+   * with the same one, and with the same audience once the default is applied.
+   */
   createHash: string;
 }
 
@@ -105,7 +109,7 @@ export interface Engine {
   /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
   expireDueRequests(): Promise<number>;
   /** A request as `actor` may see it, expired first if its time is up. */
-  readRequest(input: { requestId: string; actor: Actor }): Promise<StoredRequest>;
+  readRequest(input: { requestId: string; actor: Actor }): Promise<ReadRequest>;
   /** Whether `actor` may answer this request, by the same policy `answerRequest` enforces. */
   mayAnswer(input: { actor: Actor; request: Pick<StoredRequest, "audience" | "ownerId"> }): boolean;
   /** Takes over runs nobody is driving; returns how many. */

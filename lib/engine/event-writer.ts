@@ -17,6 +17,7 @@ export function createEventWriter({
   runId,
   leaseOwner,
   textFlushMs,
+  onFailure,
 }: {
   db: DbClient;
   bus: EventBus;
@@ -25,6 +26,8 @@ export function createEventWriter({
   /** Events are dropped once the run is no longer running under this owner. */
   leaseOwner: string;
   textFlushMs: number;
+  /** Told at once when a plain write fails (later writes are skipped, and `flush` rethrows it). */
+  onFailure?: (error: unknown) => void;
 }) {
   let chain: Promise<void> = Promise.resolve();
   // Every body gets the next index as it is queued; `seqs` says where the stored ones went.
@@ -80,6 +83,7 @@ export function createEventWriter({
         await publishAll(bus, events);
       } catch (error) {
         failure = error;
+        onFailure?.(error);
       }
     });
   };

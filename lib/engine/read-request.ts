@@ -1,9 +1,17 @@
+import type { DbClient } from "@/lib/db/db-types";
 import { getRequestById, type StoredRequest } from "@/lib/db/requests";
+import { getRunById } from "@/lib/db/runs";
 import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import { requestActionInput } from "./actor-input";
 import type { AnswerDeps } from "./answer-request";
 import { expireRequest, isDue } from "./expire-request";
+
+/**
+ * A request as read: `runStoppedFirst` when it was answered but its run was stopped before the
+ * call waiting for the answer ran, so the answer was recorded and never used (ADR 0055).
+ */
+export type ReadRequest = StoredRequest & { runStoppedFirst: boolean };
 
 /**
  * A request as `actor` may see it: those who may answer it, and its chat's owner. A request
@@ -12,7 +20,7 @@ import { expireRequest, isDue } from "./expire-request";
 export async function readRequest(
   deps: AnswerDeps,
   input: { requestId: string; actor: Actor },
-): Promise<StoredRequest> {
+): Promise<ReadRequest> {
   const parsed = requestActionInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request:input");
   const { requestId, actor } = parsed.data;
@@ -21,7 +29,21 @@ export async function readRequest(
   const mayAnswer = deps.policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId });
   // The same refusal as for an unknown id: a stranger cannot tell whether the id exists.
   if (!mayAnswer && request.ownerId !== actor.id) throw new AppError("not_found:request");
-  if (!isDue(request)) return request;
+  if (!isDue(request)) return withRunStopped(deps.db, request);
   await expireRequest(deps, request);
-  return (await getRequestById({ db: deps.db, id: requestId })) ?? request;
+  return { ...((await getRequestById({ db: deps.db, id: requestId })) ?? request), runStoppedFirst: false };
+}
+
+/**
+ * A run's stored checkpoint still waits on the request only if the call never ran: the answer
+ * that takes the run back to running forbids a Stop until a safe point past the call (or a park)
+ * has replaced that checkpoint, so a cancelled run that still waits on it was stopped first.
+ */
+async function withRunStopped(db: DbClient, request: StoredRequest): Promise<ReadRequest> {
+  if (request.status !== "answered" || request.runId === null) return { ...request, runStoppedFirst: false };
+  const run = await getRunById({ db, runId: request.runId });
+  const waiting = run?.checkpoint?.slots.some(
+    (slot) => slot.state.status === "suspended" && slot.state.request.id === request.request.id,
+  );
+  return { ...request, runStoppedFirst: run?.status === "cancelled" && waiting === true };
 }

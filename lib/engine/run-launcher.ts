@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import { claimParkedRun, releaseRunLeases } from "@/lib/db/run-leases";
 import type { StoredRun } from "@/lib/db/runs";
 import { logger } from "@/lib/log/logger";
@@ -6,7 +7,10 @@ import { type KnownState, prepareContinuation, toResumeAnswer } from "./continue
 import { type DriveDeps, driveRun, type Segment } from "./drive-run";
 
 export function reportEngineError(error: unknown) {
-  logger.error({ err: error }, "engine task failed");
+  // A sweep or renewal that met the database away is tried again on its next tick.
+  if (isDatabaseUnavailable(error))
+    logger.warn({ err: error }, "engine task paused: the database is unavailable");
+  else logger.error({ err: error }, "engine task failed");
 }
 
 export const leaseUntil = (leaseMs: number) => new Date(Date.now() + leaseMs);

@@ -1,13 +1,14 @@
 import { parkRun, type Suspension } from "@/lib/db/park-run";
 import { finishRun } from "@/lib/db/run-endings";
+import { releaseRunLeases } from "@/lib/db/run-leases";
 import { logger } from "@/lib/log/logger";
 import type { RunResult } from "@/lib/toolnexus/types";
 import type { DriveDeps, Segment } from "./drive-run";
 import type { EventWriter } from "./event-writer";
 
-// How a run segment ends when the loop returns: parked on its open requests, or finished. Each
-// is one write through the segment's event writer, so the events it still holds go out in the
-// same transaction as the state they describe.
+// How a run segment ends: parked on its open requests or finished when the loop returns (each
+// one write through the segment's event writer, so the events it still holds go out in the
+// same transaction as the state they describe), or paused when the database went away under it.
 
 /** The loop halted on suspensions: the run parks with one request per suspended slot. */
 export async function parkSegment(
@@ -76,4 +77,23 @@ export async function finishSegment(
     { runId: segment.runId, threadId: segment.threadId, status, turns: result.turns },
     "run finished",
   );
+}
+
+/**
+ * Hands a paused run to recovery: its lease is released if the database already answers again
+ * (any instance then takes it over within a sweep), else it lapses by itself. Either way the
+ * takeover goes on from the last stored safe point and supersedes what this segment logged after it.
+ */
+export async function pauseSegment(
+  { db, bus, instanceId }: DriveDeps,
+  { runId, threadId }: Segment,
+  cause: unknown,
+) {
+  logger.warn({ err: cause, runId, threadId }, "run paused: the database is unavailable");
+  try {
+    await releaseRunLeases({ db, leaseOwner: instanceId, runIds: [runId] });
+    await bus.signal({ type: "runs_released" });
+  } catch {
+    // Still away: the lease lapses on its own.
+  }
 }

@@ -8,6 +8,9 @@ import {
 import { claimRequest } from "@/lib/db/claim-request";
 import { listEventsAfterSeq } from "@/lib/db/events";
 import type { StoredRequest } from "@/lib/db/requests";
+import type { Audience } from "@/lib/domain/events";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
+import { REQUEST_EXPIRY_HORIZON_DAYS, REQUEST_EXPIRY_HORIZON_MS } from "@/lib/domain/request-limits";
 import { AppError } from "@/lib/errors";
 import type { AnswerDeps } from "./answer-request";
 import type { NewStandaloneRequest } from "./engine-types";
@@ -29,12 +32,14 @@ export async function createStandaloneRequest(
   input: NewStandaloneRequest,
 ): Promise<{ request: StoredRequest; replayed: boolean }> {
   const { request, owner } = input;
-  if (request.kind === "authorization") {
+  if (!requestKindSpec(request.kind).creatableByApi) {
     throw new AppError("bad_request:input", {
       message: SIGN_INS_ARE_TOOLS,
-      issues: [{ path: "/kind", message: "authorization is not available through the API" }],
+      issues: [{ path: "/kind", message: `${request.kind} is not available through the API` }],
     });
   }
+  // The audience as it will be stored: a retry that writes the default out means the same.
+  const audience = input.audience ?? deps.policy.audienceFor(request);
   // A retry finds its request before anything else is checked: a retry after `expiresAt` passed
   // must still get the request it made back, not a complaint about the time.
   if (input.idempotencyKey !== null) {
@@ -44,16 +49,10 @@ export async function createStandaloneRequest(
       idempotencyKey: input.idempotencyKey,
       createHash: input.createHash,
     });
-    if (earlier) return replayOf(deps, earlier);
+    if (earlier) return replayOf(deps, earlier, audience);
   }
   checkAnswerSchema(request.data);
-  if (request.expiresAt !== undefined && Date.parse(request.expiresAt) <= Date.now()) {
-    throw new AppError("bad_request:input", {
-      message: "expiresAt must be in the future.",
-      issues: [{ path: "/expiresAt", message: "must be in the future" }],
-    });
-  }
-  const audience = input.audience ?? deps.policy.audienceFor(request);
+  if (request.expiresAt !== undefined) checkDeadline(request.expiresAt);
   const created = await createApiRequest({
     db: deps.db,
     input: {
@@ -65,16 +64,35 @@ export async function createStandaloneRequest(
       createHash: input.createHash,
     },
   });
-  if (created.status !== "created") return replayOf(deps, created);
+  if (created.status !== "created") return replayOf(deps, created, audience);
   await publishAll(deps.bus, created.events);
   return { request: created.request, replayed: false };
 }
 
+/** The deadline lies ahead, within the horizon the API documents (ADR 0058). */
+function checkDeadline(expiresAt: string): void {
+  const left = Date.parse(expiresAt) - Date.now();
+  const message =
+    left <= 0
+      ? "must be in the future"
+      : left > REQUEST_EXPIRY_HORIZON_MS
+        ? `must be at most ${REQUEST_EXPIRY_HORIZON_DAYS} days from now`
+        : null;
+  if (message !== null)
+    throw new AppError("bad_request:input", {
+      message: `expiresAt ${message}.`,
+      issues: [{ path: "/expiresAt", message }],
+    });
+}
+
+/** The earlier request of this key, if it was made with the same body and the same audience. */
 async function replayOf(
   deps: AnswerDeps,
   earlier: Exclude<CreatedApiRequest, { status: "created" }>,
+  audience: Audience,
 ): Promise<{ request: StoredRequest; replayed: true }> {
-  if (earlier.status === "key_reused") throw new AppError("invalid:idempotency_key");
+  if (earlier.status === "key_reused" || earlier.request.audience !== audience)
+    throw new AppError("invalid:idempotency_key");
   return { request: await settle(deps, earlier.request), replayed: true };
 }
 

@@ -1,5 +1,5 @@
-// What the proxy answers a request it refuses before the app sees it, as `{ code, message }`
-// JSON with the status; the codes follow the app's error codes (lib/errors.ts).
+// What the proxy answers a request it refuses before the app sees it, as the app's error JSON
+// (`{ code, status, message, issues }`); the codes follow the app's error codes (lib/errors.ts).
 const REFUSALS = {
   "forbidden:origin": { status: 403, message: "This action was sent from another site and was refused." },
   "bad_request:malformed_json": { status: 400, message: "The request body is not valid JSON." },

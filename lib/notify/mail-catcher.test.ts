@@ -27,5 +27,20 @@ describe("the mail catcher", () => {
       subject: "Approval — needed ✓",
     });
     expect(mail!.text).toBe(text);
+    expect(mail!.html).toBeNull();
+  });
+
+  it("keeps both parts of a mail with text and HTML", async () => {
+    const transport = nodemailer.createTransport(`smtp://127.0.0.1:${catcher.port}`);
+    const html = "<p>Approve <b>deploy</b>?</p><blockquote>“quoted” ✓</blockquote>";
+    await transport.sendMail({
+      from: "app@example.test",
+      to: "ops@example.test",
+      subject: "Both",
+      text: "Approve deploy?\n> “quoted” ✓",
+      html,
+    });
+    const mail = catcher.mails().find((one) => one.to.includes("ops@example.test"));
+    expect(mail).toMatchObject({ subject: "Both", text: "Approve deploy?\n> “quoted” ✓", html });
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 // The quick start's mail catcher: a real SMTP server on this machine that accepts every mail
@@ -15,42 +16,20 @@ export interface CaughtMail {
   to: string[];
   subject: string;
   text: string;
+  /** The HTML part, when the mail has one. */
+  html: string | null;
 }
 
-function decodeQuotedPrintable(text: string): string {
-  const bytes = text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return Buffer.from(bytes, "latin1").toString("utf8");
-}
-
-/** RFC 2047 encoded words, as nodemailer writes a subject that is not plain ASCII. */
-function decodeHeader(value: string): string {
-  return value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_match, encoding: string, data: string) =>
-    encoding.toUpperCase() === "B"
-      ? Buffer.from(data, "base64").toString("utf8")
-      : decodeQuotedPrintable(data.replace(/_/g, " ")),
-  );
-}
-
-/** Enough of RFC 5322 for the single-part text mails this app sends. */
-export function parseMail(raw: string): Pick<CaughtMail, "subject" | "text"> {
-  const split = raw.search(/\r?\n\r?\n/);
-  const head = split === -1 ? raw : raw.slice(0, split);
-  const body = split === -1 ? "" : raw.slice(split).replace(/^\r?\n\r?\n/, "");
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  const encoding = headers.get("content-transfer-encoding")?.toLowerCase();
-  const text =
-    encoding === "quoted-printable"
-      ? decodeQuotedPrintable(body)
-      : encoding === "base64"
-        ? Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8")
-        : body;
-  return { subject: decodeHeader(headers.get("subject") ?? ""), text: text.replace(/\r\n/g, "\n").trimEnd() };
+/** The subject and both bodies of a raw RFC 5322 message, decoded by mailparser. */
+export async function parseMail(
+  raw: Buffer | string,
+): Promise<Pick<CaughtMail, "subject" | "text" | "html">> {
+  const parsed = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true });
+  return {
+    subject: parsed.subject ?? "",
+    text: (parsed.text ?? "").replace(/\r\n/g, "\n").trimEnd(),
+    html: typeof parsed.html === "string" ? parsed.html : null,
+  };
 }
 
 export interface MailCatcher {
@@ -81,16 +60,21 @@ export async function startMailCatcher({
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        const mail: CaughtMail = {
-          id: randomUUID(),
-          receivedAt: new Date().toISOString(),
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          ...parseMail(Buffer.concat(chunks).toString("utf8")),
-        };
-        caught.push(mail);
-        if (file) appendFileSync(file, `${JSON.stringify(mail)}\n`);
-        callback();
+        parseMail(Buffer.concat(chunks)).then(
+          (parsed) => {
+            const mail: CaughtMail = {
+              id: randomUUID(),
+              receivedAt: new Date().toISOString(),
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              ...parsed,
+            };
+            caught.push(mail);
+            if (file) appendFileSync(file, `${JSON.stringify(mail)}\n`);
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });

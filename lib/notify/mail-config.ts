@@ -4,20 +4,24 @@ type Env = Record<string, string | undefined>;
 
 /**
  * Email comes from the environment (README, "Email"): `TOOLNEXUS_SMTP_URL` (smtp:// or smtps://,
- * credentials in the URL) turns it on, `TOOLNEXUS_MAIL_FROM` is the sender and
- * `TOOLNEXUS_MAIL_DIGEST_MINUTES` the length of a digest's window. Without an SMTP URL no mail is
- * sent.
+ * credentials in the URL) turns it on, `TOOLNEXUS_MAIL_FROM` is the sender,
+ * `TOOLNEXUS_MAIL_DIGEST_MINUTES` the length of a digest's window and
+ * `TOOLNEXUS_MAIL_HOURLY_LIMIT` how many of one person's requests are mailed at once in an hour
+ * (the rest wait for the digest). Without an SMTP URL no mail is sent.
  */
 export interface MailSettings {
   url: string;
   from: string;
   digestWindowMs: number;
+  hourlyLimit: number;
 }
 
 export interface MailConfig {
   transport: Pick<Transporter, "sendMail">;
   from: string;
   digestWindowMs: number;
+  /** Requests of one person mailed at once per hour; past it, their mail goes in digests. */
+  hourlyLimit: number;
 }
 
 const DEFAULT_FROM = "toolnexus <toolnexus@localhost>";
@@ -33,7 +37,16 @@ export function readMailSettings(env: Env = process.env): MailSettings | null {
   if (!Number.isFinite(minutes) || minutes <= 0) {
     throw new Error("TOOLNEXUS_MAIL_DIGEST_MINUTES must be a positive number of minutes");
   }
-  return { url, from: env.TOOLNEXUS_MAIL_FROM?.trim() || DEFAULT_FROM, digestWindowMs: minutes * 60_000 };
+  const hourlyLimit = Number(env.TOOLNEXUS_MAIL_HOURLY_LIMIT ?? 30);
+  if (!Number.isInteger(hourlyLimit) || hourlyLimit < 0) {
+    throw new Error("TOOLNEXUS_MAIL_HOURLY_LIMIT must be a whole number of requests (0 or more)");
+  }
+  return {
+    url,
+    from: env.TOOLNEXUS_MAIL_FROM?.trim() || DEFAULT_FROM,
+    digestWindowMs: minutes * 60_000,
+    hourlyLimit,
+  };
 }
 
 /** The settings with a nodemailer transport to their server; null when mail is off. */
@@ -52,5 +65,6 @@ export function readMailConfig(env: Env = process.env): MailConfig | null {
     } as never),
     from: settings.from,
     digestWindowMs: settings.digestWindowMs,
+    hourlyLimit: settings.hourlyLimit,
   };
 }

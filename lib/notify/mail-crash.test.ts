@@ -17,7 +17,7 @@ const LEASE = 120_000;
 
 /** A real SMTP server that keeps the first message's transaction open (never accepting it). */
 async function startHoldingServer() {
-  const accepted: { to: string[]; subject: string; text: string }[] = [];
+  const accepted: { to: string[]; subject: string; text: string; html: string | null }[] = [];
   let held = 0;
   let onHeld: () => void = () => {};
   const heldOnce = new Promise<void>((resolve) => {
@@ -36,11 +36,10 @@ async function startHoldingServer() {
           onHeld();
           return; // no reply: the sender waits for one until it dies
         }
-        accepted.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          ...parseMail(Buffer.concat(chunks).toString("utf8")),
+        void parseMail(Buffer.concat(chunks)).then((parsed) => {
+          accepted.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), ...parsed });
+          callback();
         });
-        callback();
       });
     },
   });
@@ -87,6 +86,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a digest across a killed in
           transport: { sendMail: async () => ({}) as never },
           from: "t@example.test",
           digestWindowMs: WINDOW,
+          hourlyLimit: 30,
         },
         now: () => queuedAt,
       }).tick();

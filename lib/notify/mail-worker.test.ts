@@ -63,7 +63,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("email about new requests on
     for (const who of [reviewer, admin]) {
       const mails = mailTo(who.email);
       expect(mails).toHaveLength(1);
-      expect(mails[0]!.subject).toBe("Approval needed: Approve deploying web v1.4?");
+      expect(mails[0]!.subject).toBe("Approval needed: “Approve deploying web v1.4?”");
       expect(mails[0]!.text).toContain(`${APP}/requests/${id}`);
       // What the tool was given stays out of the mailbox.
       expect(mails[0]!.text).not.toContain("sk-live-secret-1");

@@ -10,6 +10,7 @@ import {
 } from "@/lib/db/mail-notices";
 import { logger } from "@/lib/log/logger";
 import { composeMail } from "./compose-mail";
+import { createMailAllowance } from "./mail-allowance";
 import type { MailConfig } from "./mail-config";
 import { pollPasses } from "./polling-pass";
 
@@ -61,25 +62,34 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     leaseMs = 120_000,
   } = options;
 
+  const allowance = mail ? createMailAllowance({ db, perHour: mail.hourlyLimit }) : null;
+
   const fanOut = async () => {
     for (const notice of await listDueMailNotices({ db, now: now(), limit: 50 })) {
       if (!(await claimMailNoticeById({ db, id: notice.id, owner: instanceId, now: now(), leaseMs })))
         continue;
-      const recipients = mail
+      const { askerId, recipients } = mail
         ? await listMailRecipientsByRequest({ db, requestRowId: notice.requestRowId })
-        : [];
+        : { askerId: null, recipients: [] };
+      // Decided here, once per request, on a count in the database: past its asker's hourly
+      // allowance, a request that would be mailed at once waits for the digest instead. (A
+      // worker that dies before the notice is marked done counts it twice: the safe way.)
+      const held =
+        askerId !== null &&
+        recipients.some((recipient) => recipient.mode === "instant") &&
+        !(await allowance!.take(askerId));
       const at = now();
-      const items = recipients.flatMap((recipient) =>
-        recipient.mode === "off"
-          ? []
-          : [
-              {
-                userId: recipient.userId,
-                mode: recipient.mode,
-                dueAt: recipient.mode === "digest" ? digestDueAt(at, mail!.digestWindowMs) : at,
-              },
-            ],
-      );
+      const items = recipients.flatMap((recipient) => {
+        if (recipient.mode === "off") return [];
+        const mode = held ? "digest" : recipient.mode;
+        return [
+          {
+            userId: recipient.userId,
+            mode,
+            dueAt: mode === "digest" ? digestDueAt(at, mail!.digestWindowMs) : at,
+          },
+        ];
+      });
       await fanOutMailNoticeById({
         db,
         id: notice.id,
@@ -106,13 +116,13 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       });
       return false;
     }
-    const { subject, text } = composeMail(
+    const { subject, text, html } = composeMail(
       open.map((item) => item.request),
       appUrl,
     );
     const itemIds = open.map((item) => item.id);
     try {
-      await config.transport.sendMail({ from: config.from, to: batch.user.email, subject, text });
+      await config.transport.sendMail({ from: config.from, to: batch.user.email, subject, text, html });
       await recordMailItems({ db, batchId, itemIds, outcome: { status: "sent", at: now() } });
       return true;
     } catch (error) {

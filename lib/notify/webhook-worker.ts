@@ -5,6 +5,7 @@ import {
   listDueWebhookDeliveryIds,
   recordWebhookAttemptById,
 } from "@/lib/db/webhook-deliveries";
+import { createOutboundFetch } from "@/lib/http/outbound-fetch";
 import { logger } from "@/lib/log/logger";
 import { pollPasses } from "./polling-pass";
 import { type PostOutcome, postWebhook } from "./post-webhook";
@@ -16,6 +17,7 @@ export interface WebhookWorkerOptions {
   instanceId: string;
   /** The endpoint's signing secret, from its sealed form. */
   openSecret: (endpointId: string, sealed: string) => string;
+  /** TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE: whether receivers on private addresses are reached (ADR 0056). */
   allowPrivate: boolean;
   /** Waits between failed attempts (ADR 0036). */
   retry?: BackoffPolicy;
@@ -62,6 +64,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     timeoutMs = 10_000,
     batch = 4,
   } = options;
+  const fetch = createOutboundFetch({ allowPrivate });
 
   const attempt = async (id: string): Promise<boolean> => {
     const claimed = await claimWebhookDeliveryById({ db, id, owner: instanceId, now: new Date(), leaseMs });
@@ -71,9 +74,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       const secret = openSecret(claimed.endpoint.id, claimed.endpoint.secretEnc);
       const timestamp = Math.floor(Date.now() / 1000);
       outcome = await postWebhook({
+        fetch,
         url: claimed.endpoint.url,
         body: claimed.body,
-        allowPrivate,
         timeoutMs,
         headers: {
           "content-type": "application/json",
@@ -83,8 +86,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           "webhook-signature": signWebhook({ secret, id: claimed.messageId, timestamp, body: claimed.body }),
         },
       });
-    } catch (error) {
-      outcome = { statusCode: null, error: error instanceof Error ? error.message : "the attempt failed" };
+    } catch {
+      // postWebhook describes its own failures; what else throws (the secret) names nothing to show.
+      outcome = { statusCode: null, error: "The attempt failed" };
     }
     const now = new Date();
     const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;

@@ -3,6 +3,7 @@ import { getAuthorizationRequestByWireId } from "@/lib/db/authorization-requests
 import type { DbClient } from "@/lib/db/db-types";
 import { createOAuthState } from "@/lib/db/oauth-states";
 import { AppError } from "@/lib/errors";
+import { describeOutboundFailure, isAddressRefused } from "@/lib/http/outbound-failure";
 import { codeVerifierContext } from "./begin-authorization";
 import {
   createMcpOAuthProvider,
@@ -17,7 +18,11 @@ import { encryptToken } from "./token-crypto";
 
 /** One line naming what failed, never a response body (it could quote anything). */
 export function mcpFlowFailure(server: string, error: unknown): OAuthError {
-  const reason = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : "unknown error";
+  const reason = isAddressRefused(error)
+    ? describeOutboundFailure(error)
+    : error instanceof Error
+      ? error.message.split("\n")[0]!.slice(0, 300)
+      : "unknown error";
   return new OAuthError("provider:error", `Signing in to ${server} failed: ${reason}`, { cause: error });
 }
 
@@ -67,7 +72,7 @@ export async function beginMcpAuthorization(options: {
   });
   let result: Awaited<ReturnType<typeof auth>>;
   try {
-    result = await auth(provider, { serverUrl: server.url });
+    result = await auth(provider, { serverUrl: server.url, fetchFn: runtime.outboundFetch });
   } catch (error) {
     throw mcpFlowFailure(server.name, error);
   }

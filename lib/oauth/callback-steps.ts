@@ -50,6 +50,7 @@ export async function answerOrClosed(answer: AnswerRequestFn, input: AnswerInput
     return true;
   } catch (error) {
     if (isAppError(error, "conflict:answer") || isAppError(error, "conflict:request_closed")) return false;
+    if (isAppError(error, "conflict:run_stopped")) return false;
     if (isAppError(error, "expired:request")) return false;
     throw error;
   }

@@ -52,7 +52,7 @@ export async function completeMcpAuthorization(options: {
   if (query.code) {
     let info: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
-      info = await discoverOAuthServerInfo(server.url);
+      info = await discoverOAuthServerInfo(server.url, { fetchFn: runtime.outboundFetch });
     } catch (error) {
       throw mcpFlowFailure(server.name, error);
     }
@@ -104,7 +104,11 @@ export async function completeMcpAuthorization(options: {
     mode: { kind: "callback", codeVerifier },
   });
   try {
-    const result = await auth(provider, { serverUrl: server.url, authorizationCode: query.code! });
+    const result = await auth(provider, {
+      serverUrl: server.url,
+      authorizationCode: query.code!,
+      fetchFn: runtime.outboundFetch,
+    });
     if (result !== "AUTHORIZED") throw new Error("the code was not accepted");
   } catch (error) {
     throw new OAuthError("exchange:failed", `${server.name} did not accept the sign-in`, { cause: error });

@@ -23,8 +23,8 @@ async function revoke(options: {
   server: McpSignInServer;
   tokens: OAuthTokens;
 }): Promise<boolean> {
-  const { server } = options;
-  const info = await discoverOAuthServerInfo(server.url);
+  const { server, runtime } = options;
+  const info = await discoverOAuthServerInfo(server.url, { fetchFn: runtime.outboundFetch });
   const metadata = info.authorizationServerMetadata as oauth.AuthorizationServer | undefined;
   if (!metadata?.revocation_endpoint) return false;
   const provider = createMcpOAuthProvider({ ...options, mode: { kind: "run" } });
@@ -32,7 +32,10 @@ async function revoke(options: {
   if (!client) return false;
   const secret = "client_secret" in client ? client.client_secret : undefined;
   const clientAuth = secret ? oauth.ClientSecretBasic(secret) : oauth.None();
-  const http = { [oauth.allowInsecureRequests]: isLocal(metadata.revocation_endpoint) };
+  const http = {
+    [oauth.allowInsecureRequests]: isLocal(metadata.revocation_endpoint),
+    [oauth.customFetch]: runtime.outboundFetch as typeof fetch,
+  };
   let revoked = false;
   // The refresh token first: revoking it ends the whole grant at most servers.
   for (const token of [options.tokens.refresh_token, options.tokens.access_token]) {

@@ -24,7 +24,13 @@ describe.each<TestProvider>(["sqlite", "postgres"])("managing remote MCP servers
   beforeAll(async () => {
     database = await createTestDatabase(provider);
     db = database.db as Db;
-    deps = { db, keys: () => keys, configNames: async () => ["tickets"], checkEntry: checkServerEntry };
+    deps = {
+      db,
+      keys: () => keys,
+      configNames: async () => ["tickets"],
+      checkEntry: checkServerEntry,
+      allowPrivate: false,
+    };
   });
   afterAll(async () => {
     await database?.drop();

@@ -10,6 +10,7 @@ import {
   setMcpServerDisabledById,
 } from "@/lib/db/mcp-servers";
 import { AppError } from "@/lib/errors";
+import { outboundUrlProblem } from "@/lib/http/outbound-address";
 import type { SecretKeys } from "@/lib/oauth/secret-keys";
 
 export interface McpServerDeps {
@@ -19,6 +20,8 @@ export interface McpServerDeps {
   configNames: () => Promise<string[]>;
   /** The library's check of one server entry (throws naming the field). */
   checkEntry: (name: string, entry: unknown) => unknown;
+  /** Whether servers on this machine or a private network are allowed (ADR 0056). */
+  allowPrivate: boolean;
 }
 
 /**
@@ -29,6 +32,13 @@ export interface McpServerDeps {
 export const addRemoteServer = defineAction(
   { role: "admin", input: remoteServerInput },
   async ({ actor, input: server }, deps: McpServerDeps): Promise<{ id: string; name: string }> => {
+    // Refused here so the admin hears why at once; every connection checks the address it uses.
+    const addressProblem = outboundUrlProblem(server.url, deps.allowPrivate);
+    if (addressProblem)
+      throw new AppError("bad_request:input", {
+        message: addressProblem,
+        issues: [{ path: "/url", message: addressProblem }],
+      });
     const headers = headersRecord(server);
     const oauth = server.oauth;
     const oauthEntry = oauth

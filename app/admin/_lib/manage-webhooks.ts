@@ -11,7 +11,7 @@ import {
 } from "@/lib/db/webhook-endpoints";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhooks";
 import { AppError } from "@/lib/errors";
-import { webhookUrlProblem } from "@/lib/notify/webhook-address";
+import { outboundUrlProblem } from "@/lib/http/outbound-address";
 import { sealWebhookSecret } from "@/lib/notify/webhook-secret";
 import { generateWebhookSecret } from "@/lib/notify/webhook-signature";
 import type { SecretKeys } from "@/lib/oauth/secret-keys";
@@ -19,7 +19,7 @@ import type { SecretKeys } from "@/lib/oauth/secret-keys";
 export interface WebhookDeps {
   db: DbClient;
   keys: () => Pick<SecretKeys, "encryption">;
-  /** Whether endpoints on this machine or a private network are allowed (ADR 0036). */
+  /** Whether endpoints on this machine or a private network are allowed (ADR 0056). */
   allowPrivate: boolean;
 }
 
@@ -41,7 +41,7 @@ const endpointInput = z
 export const addWebhookEndpoint = defineAction(
   { role: "admin", input: endpointInput },
   async ({ actor, input }, deps: WebhookDeps): Promise<{ id: string; secret: string }> => {
-    const problem = webhookUrlProblem(input.url, deps.allowPrivate);
+    const problem = outboundUrlProblem(input.url, deps.allowPrivate);
     if (problem)
       throw new AppError("bad_request:input", {
         message: problem,

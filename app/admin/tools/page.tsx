@@ -2,6 +2,7 @@ import { getAppServices } from "@/app/_lib/app-services";
 import { AdminTabs } from "@/components/admin/admin-tabs";
 import { mcpConfigPath } from "@/lib/agent/mcp/app-mcp-pool";
 import { requirePageRole } from "@/lib/auth/guards";
+import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
 import { loadServersSection } from "./_servers/load-servers-section";
 import { ServersSection } from "./_servers/servers-section";
 import { ToolPolicySection } from "./tool-policy-section";
@@ -24,7 +25,11 @@ export default async function AdminToolsPage() {
         Admin
       </h1>
       <AdminTabs current="/admin/tools" />
-      <ServersSection section={section} {...(configFile ? { configFile } : {})} />
+      <ServersSection
+        section={section}
+        allowPrivate={outboundPrivateAllowed()}
+        {...(configFile ? { configFile } : {})}
+      />
       <ToolPolicySection db={db} adminId={admin.id} mcpTools={mcpTools} />
     </section>
   );

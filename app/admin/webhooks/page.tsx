@@ -1,10 +1,11 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { AdminTabs } from "@/components/admin/admin-tabs";
 import { formatUtc } from "@/components/admin/format-utc";
+import { OutboundAddressNote } from "@/components/admin/outbound-address-note";
 import { requirePageRole } from "@/lib/auth/guards";
 import { listWebhookDeliveryViews } from "@/lib/db/webhook-deliveries";
 import { listWebhookEndpointViews } from "@/lib/db/webhook-endpoints";
-import { privateAddressesAllowed } from "@/lib/notify/webhook-address";
+import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
 import { AddEndpointForm } from "./add-endpoint-form";
 import {
   DELIVERIES_PAGE_SIZE,
@@ -44,10 +45,7 @@ export default async function AdminWebhooksPage({ searchParams }: { searchParams
         <p className="muted">
           Each event is sent as a signed POST (Standard Webhooks: <code>webhook-id</code>,{" "}
           <code>webhook-timestamp</code>, <code>webhook-signature</code>), retried with backoff until the
-          endpoint answers 2xx.{" "}
-          {privateAddressesAllowed()
-            ? "Endpoints on this machine or a private network are allowed here (TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE=1)."
-            : "Only public addresses can receive webhooks; set TOOLNEXUS_WEBHOOKS_ALLOW_PRIVATE=1 to allow private ones."}
+          endpoint answers 2xx. <OutboundAddressNote allowPrivate={outboundPrivateAllowed()} />
         </p>
         <div className="admin-table-wrap">
           <table className="admin-table" aria-label="Webhook endpoints">

@@ -55,7 +55,7 @@ describe("cancelChatRun", () => {
     // The request is read-only now: a reviewer's approval is refused and nothing is recorded.
     expect(
       await codeOf(submitAnswer({ actor: reviewer, input: { requestId, answer: { ok: true } } }, { engine })),
-    ).toBe("conflict:request_closed");
+    ).toBe("conflict:run_stopped");
     expect(await db.answer.count({ where: { requestRowId: requestId } })).toBe(1);
 
     // The chat, rebuilt from the log, shows the card cancelled and the run over.

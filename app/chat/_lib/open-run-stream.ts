@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { parseInput } from "@/app/_lib/parse-input";
+import { publicErrorOf } from "@/app/_lib/public-error";
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { getFirstEventSeqByRun, listSupersededMarkersByRun } from "@/lib/db/events";
 import { getActiveRunByThread, getRunById } from "@/lib/db/runs";
 import { supersededRanges } from "@/lib/domain/superseded-events";
 import type { Engine } from "@/lib/engine/engine-types";
-import { AppError, toPublicError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { loadOwnThread } from "./load-own-thread";
 import { type ChatChunk, RunChunkTranslator } from "./run-chunk-translator";
 import { uiMessageSseResponse } from "./ui-message-sse";
@@ -61,7 +62,7 @@ export async function openRunStream(
         if (translator.finished || translator.stale) return;
       }
     },
-    onError: (error) => toPublicError(error).message,
+    onError: (error) => publicErrorOf(error).message,
     keepAliveMs: KEEP_ALIVE_MS,
   });
 }

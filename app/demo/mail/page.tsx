@@ -3,21 +3,21 @@ import { formatUtc } from "@/components/admin/format-utc";
 import { isDemoMode } from "@/lib/auth/demo-mode";
 import { requirePageUser } from "@/lib/auth/guards";
 import { hasRole } from "@/lib/domain/roles";
-import { readCaughtMail } from "@/lib/notify/mail-catcher";
+import { appBaseUrl } from "@/lib/oauth/app-url";
+import { loadCaughtMail, splitAppLinks } from "./_lib/caught-mail";
 
 export const metadata = { title: "Caught mail · toolnexus" };
 
-/** The mail's text with its http(s) links clickable; anything else stays text. */
-function Linked({ text }: { text: string }) {
-  const parts = text.split(/(https?:\/\/[^\s]+)/g);
-  return parts.map((part, index) =>
-    index % 2 === 1 ? (
+/** The mail's text with the app's own links clickable; anything else stays text. */
+function Linked({ text, appUrl }: { text: string; appUrl: string }) {
+  return splitAppLinks(text, appUrl).map((part, index) =>
+    "link" in part ? (
       // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never reorder.
-      <a key={index} href={part}>
-        {part}
+      <a key={index} href={part.link}>
+        {part.link}
       </a>
     ) : (
-      part
+      part.text
     ),
   );
 }
@@ -25,20 +25,26 @@ function Linked({ text }: { text: string }) {
 /**
  * What the local mail catcher caught (scripts/mail-catcher.ts), newest first: so the demo shows
  * its email without a mail account. Only where a catcher is configured, and only in demo mode or
- * for admins: it lists everyone's mail.
+ * for admins; each person sees the mail addressed to them, admins everyone's.
  */
 export default async function CaughtMailPage() {
   const user = await requirePageUser("/demo/mail");
-  const file = process.env.TOOLNEXUS_MAIL_CATCHER_FILE?.trim();
-  if (!file || !(isDemoMode() || hasRole(user.role, "admin"))) notFound();
-  const mails = readCaughtMail(file);
+  const mails = loadCaughtMail({
+    viewer: user,
+    file: process.env.TOOLNEXUS_MAIL_CATCHER_FILE?.trim(),
+    demoMode: isDemoMode(),
+  });
+  if (mails === null) notFound();
+  const appUrl = appBaseUrl();
+  const everyone = hasRole(user.role, "admin");
   return (
     <section className="stack" aria-labelledby="caught-mail-title">
       <h1 id="caught-mail-title" className="page-title">
         Caught mail
       </h1>
       <p className="muted">
-        Email the app sent to the local mail catcher, which delivers nothing anywhere. Newest first; the links
+        Email the app sent to the local mail catcher, which delivers nothing anywhere:{" "}
+        {everyone ? "everyone's, as you are an admin" : "the mail addressed to you"}. Newest first; the links
         open each request for whoever may answer it.
       </p>
       {mails.length === 0 && <p>No mail yet. Ask for a production deploy in the chat to make one.</p>}
@@ -54,7 +60,7 @@ export default async function CaughtMailPage() {
               To {mail.to.join(", ")} · <time dateTime={mail.receivedAt}>{formatUtc(mail.receivedAt)}</time>
             </p>
             <pre className="caught-mail-text">
-              <Linked text={mail.text} />
+              <Linked text={mail.text} appUrl={appUrl} />
             </pre>
           </li>
         ))}

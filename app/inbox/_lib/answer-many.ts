@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
+import { publicErrorOf } from "@/app/_lib/public-error";
 import type { BareRequest } from "@/lib/db/requests";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { BulkOutcome } from "@/lib/domain/inbox";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Engine, SubmittedAnswer } from "@/lib/engine/engine-types";
-import { AppError, toPublicError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 
 export const MAX_BULK_ANSWERS = 50;
 
@@ -39,7 +41,7 @@ type Decision = z.infer<typeof answerManyInput>["decision"];
 /** The answer the single form would have sent; only approvals are answered in bulk. */
 function answerFor(decision: Decision) {
   return (stored: BareRequest): SubmittedAnswer => {
-    if (stored.request.kind !== "approval")
+    if (!requestKindSpec(stored.request.kind).bulkApprovable)
       throw new AppError("bad_request:input", { message: NOT_AN_APPROVAL });
     if (decision.decision === "decline") {
       return {
@@ -68,7 +70,7 @@ export const answerMany = defineAction(
         await engine.answerRequest({ requestId, actor, answer: answerFor(decision) });
         outcomes.push({ id: requestId, ok: true });
       } catch (error) {
-        outcomes.push({ id: requestId, ok: false, message: toPublicError(error).message });
+        outcomes.push({ id: requestId, ok: false, message: publicErrorOf(error).message });
       }
     }
     return outcomes;

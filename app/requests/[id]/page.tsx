@@ -26,7 +26,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
       <RequestDetailView detail={detail} level={1} />
       <p>
         {/* A request made through the HTTP API has no chat to go back to (ADR 0034). */}
-        {detail.askedBy.self && !detail.fromApi ? (
+        {detail.mine && !detail.fromApi ? (
           <Link href={`/chat/${detail.threadId}`}>Back to the chat</Link>
         ) : (
           <Link href="/inbox">Back to the inbox</Link>

@@ -12,6 +12,7 @@ import { answerRequestAction } from "../actions";
 const CLOSED: ReadonlySet<AppErrorCode> = new Set([
   "conflict:answer",
   "conflict:request_closed",
+  "conflict:run_stopped",
   "expired:request",
 ]);
 

@@ -1,10 +1,13 @@
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
 import { listRecentMessagesByRun } from "@/lib/db/messages";
+import { listRequestOriginsByIds } from "@/lib/db/request-origins";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { getUserById } from "@/lib/db/users";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { TakeView } from "@/lib/domain/inbox";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
+import { describeOrigin } from "@/lib/domain/request-origin";
 import type { ConversationLine, RequestView } from "@/lib/domain/request-view";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, isAppError } from "@/lib/errors";
@@ -19,8 +22,10 @@ export interface RequestDetail {
   threadId: string;
   /** Made through the HTTP API: no run, no tool, no chat behind it (ADR 0034). */
   fromApi: boolean;
-  /** Whose chat asked: the viewer themselves, or someone named. */
-  askedBy: { self: true } | { self: false; name: string };
+  /** The viewer's own request. */
+  mine: boolean;
+  /** Who asked: "your chat", "Alice's chat", "Alice via API token 'ci'" (plain text). */
+  askedBy: string;
   /** The chat's last few lines up to the request, read-only. */
   conversation: ConversationLine[];
   /** What the reviewer changed in the arguments when approving; empty if nothing. */
@@ -63,9 +68,9 @@ export async function loadRequestDetail(
   });
   const canAnswer = engine.mayAnswer({ actor, request: stored });
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
-  const [answerer, owner, messages, takes] = await Promise.all([
+  const [answerer, origins, messages, takes] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
-    stored.ownerId === actor.id ? null : getUserById({ db, userId: stored.ownerId }),
+    listRequestOriginsByIds({ db, ids: [stored.id] }),
     stored.runId === null
       ? []
       : listRecentMessagesByRun({
@@ -77,15 +82,21 @@ export async function loadRequestDetail(
     takeable ? listTakesByRequestIds({ db, ids: [stored.id], now: new Date() }) : null,
   ]);
   const held = takes?.get(stored.id);
-  const approved = stored.answer?.ok && stored.request.kind === "approval" ? stored.answer.data : undefined;
+  const approved =
+    stored.answer?.ok && requestKindSpec(stored.request.kind).form === "approval"
+      ? stored.answer.data
+      : undefined;
   return {
     id: stored.id,
     view: toRequestView(stored, displayName(answerer)),
     canAnswer,
     threadId: stored.threadId,
     fromApi: stored.runId === null,
-    askedBy:
-      stored.ownerId === actor.id ? { self: true } : { self: false, name: displayName(owner) ?? "someone" },
+    mine: stored.ownerId === actor.id,
+    askedBy: describeOrigin(
+      origins.get(stored.id) ?? { via: "chat", ownerName: "someone" },
+      stored.ownerId === actor.id,
+    ),
     conversation: toLines(messages),
     changes: listArgumentChanges(stored.request.data, stored.args, approved),
     take: takeable

@@ -58,6 +58,21 @@ describe("toRequestView", () => {
     });
   });
 
+  it("says when the run was stopped before the answered call ran", () => {
+    const answered = {
+      ...stored,
+      status: "answered" as const,
+      answer: { actorId: "u-9", ok: true, createdAt: "2030-01-01T01:00:00.000Z" },
+    };
+    expect(toRequestView({ ...answered, runStoppedFirst: true })).toMatchObject({
+      answer: { ok: true, runStoppedFirst: true },
+    });
+    expect(toRequestView({ ...answered, runStoppedFirst: false })).not.toHaveProperty([
+      "answer",
+      "runStoppedFirst",
+    ]);
+  });
+
   it("falls back to the resolution time when the system closed the request", () => {
     const view = toRequestView({ ...stored, status: "expired", resolvedAt: "2030-01-02T00:00:01.000Z" });
     expect(view).toMatchObject({

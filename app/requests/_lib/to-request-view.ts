@@ -1,8 +1,14 @@
 import type { StoredRequest } from "@/lib/db/requests";
 import type { RequestView } from "@/lib/domain/request-view";
 
-/** Adapts a stored request to the form's view; `answeredBy` is a display name looked up by the caller. */
-export function toRequestView(stored: StoredRequest, answeredBy?: string): RequestView {
+/**
+ * Adapts a stored request to the form's view; `answeredBy` is a display name looked up by the
+ * caller, `runStoppedFirst` what the engine read of the request's run.
+ */
+export function toRequestView(
+  stored: StoredRequest & { runStoppedFirst?: boolean },
+  answeredBy?: string,
+): RequestView {
   const base = {
     request: stored.request,
     audience: stored.audience,
@@ -21,6 +27,7 @@ export function toRequestView(stored: StoredRequest, answeredBy?: string): Reque
       ...(answer?.data ? { data: answer.data } : {}),
       ...(answer?.reason ? { reason: answer.reason } : {}),
       ...(answeredBy ? { answeredBy } : {}),
+      ...(stored.runStoppedFirst ? { runStoppedFirst: true as const } : {}),
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { apiRateLimit } from "@/lib/auth/api-token-auth";
+import { apiRateLimit, apiTokenLimit } from "@/lib/auth/api-token-auth";
 import { requirePageUser } from "@/lib/auth/guards";
-import { listApiTokensByUser } from "@/lib/db/api-tokens";
+import { countActiveApiTokensByUser, listApiTokensByUser } from "@/lib/db/api-tokens";
 import { getDb } from "@/lib/db/client";
 import "@/components/admin/admin.css";
 import { createTokenAction, revokeOwnTokenAction } from "./actions";
@@ -13,7 +13,11 @@ export const metadata: Metadata = { title: "API tokens · toolnexus" };
 
 export default async function TokensPage() {
   const user = await requirePageUser("/settings/tokens");
-  const tokens = await listApiTokensByUser({ db: getDb(), userId: user.id });
+  const db = getDb();
+  const [tokens, working] = await Promise.all([
+    listApiTokensByUser({ db, userId: user.id }),
+    countActiveApiTokensByUser({ db, userId: user.id, now: new Date() }),
+  ]);
 
   return (
     <div className="stack">
@@ -22,7 +26,8 @@ export default async function TokensPage() {
         A token lets a program ask people through this inbox with the HTTP API (
         <Link href="/api/v1/openapi.json">its OpenAPI document</Link>): it makes requests as you, and they are
         answered here like any other. It works only with the API, never to sign in, and at most{" "}
-        {apiRateLimit()} calls a minute. Only a fingerprint of it is kept, so it is shown once.
+        {apiRateLimit()} calls a minute. Only a fingerprint of it is kept, so it is shown once. You hold{" "}
+        {working} of the {apiTokenLimit()} working tokens one person may have.
       </p>
       <CreateTokenForm createToken={createTokenAction} />
       <section className="card stack" aria-labelledby="tokens-title">

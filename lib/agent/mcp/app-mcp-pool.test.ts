@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createMcpServer } from "@/lib/db/mcp-servers";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
+import { loadOAuthRuntime, type OAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import { createAppMcpPool, mcpConfigPath } from "./app-mcp-pool";
 import { sealServerHeaders } from "./server-headers";
 import {
@@ -20,12 +21,16 @@ let database: TestDatabase;
 let db: Db;
 let http: RunningServer;
 let dir: string;
+let runtime: OAuthRuntime;
+// The reference servers listen on this machine: private addresses are allowed (ADR 0056).
+const onThisMachine = () => runtime;
 
 beforeAll(async () => {
   database = await createTestDatabase("sqlite");
   db = database.db as Db;
   http = await startReferenceHttpServer();
   dir = mkdtempSync(path.join(tmpdir(), "toolnexus-mcp-config-"));
+  runtime = loadOAuthRuntime({ env: { TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE: "1" }, dataDir: dir });
 });
 afterAll(async () => {
   await http?.stop();
@@ -70,7 +75,7 @@ describe("the app's MCP servers", () => {
       },
     });
     await addServer("remote", http.url, { "X-Api-Key": "k-123" });
-    const pool = createAppMcpPool({ db, keys: () => keys, configFile: file });
+    const pool = createAppMcpPool({ db, keys: () => keys, runtime: onThisMachine, configFile: file });
     try {
       const tools = (await pool.tools()).map((tool) => tool.name);
       expect(tools).toEqual(expect.arrayContaining(["local_echo", "remote_echo"]));
@@ -91,7 +96,7 @@ describe("the app's MCP servers", () => {
   it("still serves the admins' servers when the config file is not JSON, and says why", async () => {
     const file = configFile('{ "mcpServers": { "local": ');
     await addServer("remote", http.url);
-    const pool = createAppMcpPool({ db, keys: () => keys, configFile: file });
+    const pool = createAppMcpPool({ db, keys: () => keys, runtime: onThisMachine, configFile: file });
     try {
       expect((await pool.tools()).map((tool) => tool.name)).toContain("remote_echo");
       const status = await pool.status();
@@ -108,7 +113,7 @@ describe("the app's MCP servers", () => {
     await addServer("down", await closedPortUrl());
     await addServer("paused", http.url, {}, true);
     await addServer("shadowed", http.url);
-    const pool = createAppMcpPool({ db, keys: () => keys, configFile: file });
+    const pool = createAppMcpPool({ db, keys: () => keys, runtime: onThisMachine, configFile: file });
     try {
       const servers = (await pool.status()).servers;
       expect(servers.map(({ name, origin, status }) => ({ name, origin, status }))).toEqual([
@@ -126,7 +131,7 @@ describe("the app's MCP servers", () => {
   });
 
   it("picks up an admin's change at the next run, without a restart", async () => {
-    const pool = createAppMcpPool({ db, keys: () => keys });
+    const pool = createAppMcpPool({ db, keys: () => keys, runtime: onThisMachine });
     try {
       expect(await pool.tools()).toEqual([]);
       const id = await addServer("late", http.url);

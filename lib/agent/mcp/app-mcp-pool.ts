@@ -62,6 +62,15 @@ export function withUserAuthorization(
   };
 }
 
+/**
+ * A remote server's entry as it is connected: every request, to the server and to the OAuth
+ * endpoints it names, through the outbound fetch (ADR 0056), so the address policy holds on the
+ * first connection and on every reconnection, on the address each one actually uses.
+ */
+function throughOutboundFetch(entry: McpServerConfig, runtime: () => OAuthRuntime): McpServerConfig {
+  return entry.transport === "http" ? { ...entry, fetch: runtime().outboundFetch } : entry;
+}
+
 /** The app's pool: the config file's servers and the admins' remote servers, shared by every run. */
 export function createAppMcpPool(options: {
   db: DbClient;
@@ -79,9 +88,16 @@ export function createAppMcpPool(options: {
       openHeaders: (name, sealed) => openServerHeaders(name, sealed, keys()),
       openClientSecret: (name, sealed) => openClientSecret(name, sealed, keys()),
     }),
-    connect: (name, entry) => connectWithLibrary(name, withUserAuthorization(name, entry, undefined, deps)),
+    connect: (name, entry) =>
+      connectWithLibrary(
+        name,
+        withUserAuthorization(name, throughOutboundFetch(entry, deps.runtime), undefined, deps),
+      ),
     connectUser: (name, entry, userId) =>
-      connectWithLibrary(name, withUserAuthorization(name, entry, userId, deps)),
+      connectWithLibrary(
+        name,
+        withUserAuthorization(name, throughOutboundFetch(entry, deps.runtime), userId, deps),
+      ),
     ...(options.retryMs !== undefined ? { retryMs: options.retryMs } : {}),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { outboundUrlProblem } from "@/lib/http/outbound-address";
 
 // Tool names are `<server>_<tool>` with every character outside [A-Za-z0-9_-] replaced, so a
 // server added here is named with those characters only and the prefix reads as typed.
@@ -14,16 +15,12 @@ const serverUrl = z
   .string()
   .trim()
   .max(2000)
-  .refine((text) => {
-    try {
-      const url = new URL(text);
-      return (
-        (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === ""
-      );
-    } catch {
-      return false;
-    }
-  }, "Enter an http:// or https:// URL without a user name or password in it (put credentials in a header)");
+  // The form only: whether its address may be reached depends on the setting, checked where the
+  // server is added (app/admin/_lib/manage-mcp-servers.ts) and on every connection (ADR 0056).
+  .refine(
+    (text) => outboundUrlProblem(text, true) === null,
+    "Enter an http:// or https:// URL without a user name or password in it (put credentials in a header)",
+  );
 
 // RFC 9110 token characters; header names are compared case-insensitively.
 const headerName = z

@@ -1,3 +1,4 @@
+import { defineTool, pending } from "toolnexus";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import { setToolPolicyByName } from "@/lib/db/tool-policies";
@@ -162,6 +163,37 @@ describe("a policy changed mid-run", () => {
     expect(await gate.finalText(runId)).toContain("lookup is blocked by an administrator");
     // The model's later turns were no longer offered the blocked tool.
     expect(gate.offered.at(-1)).toEqual(["wipe", "tweak"]);
+  });
+});
+
+describe("a tool's own approval", () => {
+  it("cannot address itself to the chat's owner: the gate drops its `data.audience`", async () => {
+    // A tool that runs freely and then asks for its own approval, naming the owner as the one who
+    // should answer it, as if the gate had asked under "the chat's owner approves".
+    const ran: string[] = [];
+    const selfApproving = defineTool({
+      name: "self_approving",
+      description: "Asks for its own approval, addressed to the chat's owner.",
+      annotations: { readOnlyHint: true },
+      run: (_args, ctx) => {
+        if (!ctx?.answer)
+          return pending({ kind: "approval", prompt: "Deploy?", data: { audience: "owner" } });
+        ran.push("deployed");
+        return "deployed";
+      },
+    });
+    await gate.close();
+    gate = await createGateHarness(database.db, { extraTools: [selfApproving] });
+    const approval = await gate.openApproval(await gate.run(call("self_approving")));
+    expect(approval.audience).toBe("reviewers");
+    expect(approval.data).not.toHaveProperty("audience");
+    // So the owner cannot wave it through; a reviewer decides.
+    await expect(gate.answer(approval.id, gate.people.owner, { ok: true })).rejects.toMatchObject({
+      code: "forbidden:request",
+    });
+    expect(ran).toEqual([]);
+    await gate.answer(approval.id, gate.people.reviewer, { ok: true });
+    expect(ran).toEqual(["deployed"]);
   });
 });
 

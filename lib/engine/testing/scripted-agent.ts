@@ -41,8 +41,10 @@ const scripts: Record<string, string[]> = {
   expiring: ["ask_soon"],
   block: ["slow"],
   "block-after-answer": ["approve_then_block"],
+  "approve-soon": ["approve_soon"],
   explode: ["count"],
   twice: ["approve_fixed"],
+  again: ["approve"],
 };
 
 /** The first word of the run's user message, which picks the script. */
@@ -60,6 +62,11 @@ function plan(input: ModelInput): InProcessReply {
   if (last?.role === "tool" && first(input) === "twice") {
     const asked = input.messages.filter((m) => m.role === "assistant" && m.toolCalls?.length).length;
     if (asked < 2) return { toolCalls: [{ name: "approve_fixed", args: { round: asked + 1 } }] };
+  }
+  // "again" asks for a name once its approval has run, so the run parks a second time.
+  if (last?.role === "tool" && first(input) === "again") {
+    const asked = input.messages.filter((m) => m.role === "assistant" && m.toolCalls?.length).length;
+    if (asked < 2) return { toolCalls: [{ name: "ask_name", args: {} }] };
   }
   if (last?.role === "tool") {
     const outputs: string[] = [];
@@ -184,6 +191,20 @@ export async function createScriptedToolkit({ log, block }: ScriptedToolkitOptio
           log.record({ tool: "slow", idempotencyKey: ctx?.idempotencyKey });
           await block?.("slow");
           return "slow work done";
+        },
+      }),
+      defineTool({
+        name: "approve_soon",
+        description: "Needs approval within the milliseconds its prompt names, then does slow work.",
+        run: async (args, ctx) => {
+          log.record({ tool: "approve_soon", idempotencyKey: ctx?.idempotencyKey, answer: ctx?.answer });
+          if (!ctx?.answer) {
+            const ms = Number(String(args.for).split(" ")[1] ?? "1000");
+            const expiresAt = new Date(Date.now() + ms).toISOString();
+            return pending({ kind: "approval", prompt: "Approve it in time?", expiresAt });
+          }
+          await block?.("approve_soon");
+          return "approved in time";
         },
       }),
       defineTool({

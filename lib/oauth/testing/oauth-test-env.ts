@@ -4,6 +4,7 @@ import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
 import { createTestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { AppError } from "@/lib/errors";
+import { createOutboundFetch } from "@/lib/http/outbound-fetch";
 import { beginAuthorization } from "../begin-authorization";
 import { type AnswerRequestFn, completeAuthorization } from "../complete-authorization";
 import { startDemoProviderServer } from "../demo-provider-server";
@@ -30,6 +31,8 @@ export async function startOAuthTestEnv(
     registry: loadProviderRegistry({ env: { OAUTH_DEMO_ISSUER: server.issuer }, demoMode: true }),
     keys: { encryption: randomBytes(32), state: randomBytes(32) },
     appUrl: TEST_APP_URL,
+    // The demo provider and its MCP server listen on this machine.
+    outboundFetch: createOutboundFetch({ allowPrivate: true }),
   };
   return { server, runtime };
 }

@@ -1,4 +1,5 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { z } from "zod";
 import { ToolnexusError } from "../errors";
 import type { Context, ToolResult } from "../types";
@@ -59,6 +60,12 @@ export interface McpHttpServerConfig {
   tools?: McpToolFilter;
   /** Set by a host in code, never read from a file: see McpAuthorization. */
   authorization?: McpAuthorization;
+  /**
+   * Set by a host in code, never read from a file: the fetch every request to this server and
+   * to its OAuth endpoints goes through, e.g. one that refuses internal addresses. Default: the
+   * global fetch.
+   */
+  fetch?: FetchLike;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;

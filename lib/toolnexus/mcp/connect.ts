@@ -35,8 +35,10 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string, signal?: Abo
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = () => {};
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-    onAbort = () => reject(new Error("Connecting was given up"));
+    // Written by this library and naming nothing remote: safe for a host to show (`expose`).
+    const late = Object.assign(new Error(`${what} did not answer within ${ms} ms`), { expose: true });
+    timer = setTimeout(() => reject(late), ms);
+    onAbort = () => reject(Object.assign(new Error("Connecting was given up"), { expose: true }));
     if (signal?.aborted) onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -125,7 +127,11 @@ async function openTransport(
   // The SDK's transports carry the user's token, discover and refresh on a 401 (RFC 9728,
   // RFC 8414, RFC 8707), and throw UnauthorizedError when only a new sign-in helps.
   const authProvider = config.authorization?.provider;
-  const transportOptions = authProvider ? { requestInit, authProvider } : { requestInit };
+  const transportOptions = {
+    requestInit,
+    ...(authProvider ? { authProvider } : {}),
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  };
   const client = newClient(options);
   let first: unknown;
   try {

@@ -77,8 +77,36 @@ describe("servers that never become usable", () => {
     }
   });
 
-  it("reports what a URL that is not an MCP endpoint answered", async () => {
-    const server = createServer((_req, res) => res.writeHead(404).end("no such page"));
+  it("reports a refused connection by its class, never the server's reply or the URL", async () => {
+    const server = createServer((_req, res) => res.writeHead(500).end("internal stack trace"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
+    const closedPort = (gone.address() as AddressInfo).port;
+    await new Promise((resolve) => gone.close(resolve));
+    const toolkit = await createToolkit({
+      mcpConfig: {
+        mcpServers: {
+          failing: { url: `http://127.0.0.1:${port}/mcp?token=secret` },
+          closed: { url: `http://127.0.0.1:${closedPort}/mcp?token=secret` },
+        },
+      },
+    });
+    try {
+      const [failing, closed] = toolkit.mcpServers();
+      expect(failing!.error).toBe("The server answered HTTP 500");
+      expect(closed!.error).toBe("Could not connect (ECONNREFUSED)");
+    } finally {
+      await toolkit.close();
+      server.close();
+    }
+  });
+
+  it("reports the status a URL that is not an MCP endpoint answered, never its reply", async () => {
+    const server = createServer((_req, res) =>
+      res.writeHead(404).end("no such page; db password is hunter2"),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     const toolkit = await createToolkit({
@@ -87,8 +115,7 @@ describe("servers that never become usable", () => {
     try {
       const [status] = toolkit.mcpServers();
       expect(status).toMatchObject({ name: "wrong", status: "failed" });
-      expect(status!.error).toMatch(/404/);
-      expect(status!.error).not.toMatch(/SSE/);
+      expect(status!.error).toBe("The server answered HTTP 404");
     } finally {
       await toolkit.close();
       server.close();

@@ -2,6 +2,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { ElicitRequest, ElicitResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "./config";
 import { connectServer, type OpenConnection } from "./connect";
+import { describeFailure } from "./describe-failure";
 import { askOf } from "./elicitation";
 import { LiveCall } from "./live-call";
 
@@ -176,16 +177,4 @@ export class McpServerConnection {
     await this.connecting?.catch(() => {});
     await (open ?? this.open)?.close();
   }
-}
-
-function describeFailure(error: unknown): string {
-  let message = error instanceof Error ? error.message : String(error);
-  // The SDK's HTTP errors carry the status apart from their text.
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === "number" && code >= 100 && code < 600) message = `${message} (HTTP ${code})`;
-  // Connection errors can quote a URL with credentials in it; keep only a line of text.
-  return message
-    .replace(/\/\/[^/@\s]+@/g, "//")
-    .split("\n")[0]!
-    .slice(0, 300);
 }

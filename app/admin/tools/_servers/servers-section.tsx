@@ -1,3 +1,4 @@
+import { OutboundAddressNote } from "@/components/admin/outbound-address-note";
 import { AddServerForm } from "./add-server-form";
 import type { ServersSection as Section } from "./load-servers-section";
 import { ServerRowActions } from "./server-row-actions";
@@ -9,7 +10,15 @@ const statusLabel = { connected: "Connected", failed: "Failed", disabled: "Disab
  * tool count and its last error; remote servers are added, disabled and removed here. Servers
  * that run as a local process come only from the config file on the server.
  */
-export function ServersSection({ section, configFile }: { section: Section; configFile?: string }) {
+export function ServersSection({
+  section,
+  configFile,
+  allowPrivate,
+}: {
+  section: Section;
+  configFile?: string;
+  allowPrivate: boolean;
+}) {
   return (
     <section className="stack" aria-labelledby="mcp-servers-title">
       <h2 id="mcp-servers-title">MCP servers</h2>
@@ -25,7 +34,8 @@ export function ServersSection({ section, configFile }: { section: Section; conf
             only come from one.
           </>
         )}{" "}
-        Remote servers added here apply to the next run on every instance.
+        Remote servers added here apply to the next run on every instance.{" "}
+        <OutboundAddressNote allowPrivate={allowPrivate} />
       </p>
       {section.configError && (
         <p role="alert" className="alert alert-error">

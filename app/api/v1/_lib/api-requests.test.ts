@@ -43,8 +43,17 @@ async function tokenFor(
   expiresAt: Date | null = null,
 ) {
   const minted = mintApiToken();
-  const row = await createApiToken({ db, userId: user.id, name: "agent", scopes, expiresAt, ...minted });
-  return { token: minted.token, id: row.id };
+  const created = await createApiToken({
+    db,
+    userId: user.id,
+    name: "agent",
+    scopes,
+    expiresAt,
+    limit: 20,
+    ...minted,
+  });
+  if (created.status !== "created") throw new Error("the token limit was reached");
+  return { token: minted.token, id: created.row.id };
 }
 
 function post(token: string | null, body: unknown, headers: Record<string, string> = {}) {

@@ -23,6 +23,22 @@ const refusals = {
     schema: errorSchema,
     headers: { "Retry-After": "Seconds to wait before calling again." },
   },
+  500: {
+    description: "A fault on the server's side; nothing about it is shown. Try again.",
+    schema: errorSchema,
+  },
+  503: {
+    description:
+      "The service is briefly unavailable (its database is restarting); nothing was done. Call again after Retry-After seconds.",
+    schema: errorSchema,
+    headers: { "Retry-After": "Seconds to wait before calling again." },
+  },
+} as const;
+
+/** What only a call that sends a body can be refused for. */
+const bodyRefusals = {
+  413: { description: "The body is larger than 1 MB.", schema: errorSchema },
+  415: { description: "The body is not sent as Content-Type: application/json.", schema: errorSchema },
 } as const;
 
 export const createRequestRoute = {
@@ -46,7 +62,12 @@ export const createRequestRoute = {
       schema: apiRequestSchema,
     },
     ...refusals,
-    422: { description: "The Idempotency-Key was used with another body.", schema: errorSchema },
+    ...bodyRefusals,
+    422: {
+      description:
+        "The Idempotency-Key was used with another body, or another audience once the default is applied.",
+      schema: errorSchema,
+    },
   },
 } satisfies ApiRouteSpec;
 
@@ -107,6 +128,7 @@ export const cancelRequestRoute = {
     ...refusals,
     404: { description: "No such request of this token's owner.", schema: errorSchema },
     409: { description: "Already answered or cancelled.", schema: errorSchema },
+    413: bodyRefusals[413],
     410: { description: "Already expired.", schema: errorSchema },
   },
 } satisfies ApiRouteSpec;
@@ -117,7 +139,10 @@ export const openApiRoute = {
   operationId: "openApiDocument",
   summary: "This document.",
   scope: null,
-  responses: { 200: { description: "The OpenAPI 3.1 document.", schema: z.record(z.string(), z.unknown()) } },
+  responses: {
+    200: { description: "The OpenAPI 3.1 document.", schema: z.record(z.string(), z.unknown()) },
+    500: refusals[500],
+  },
 } satisfies ApiRouteSpec;
 
 export const apiRoutes: ApiRouteSpec[] = [

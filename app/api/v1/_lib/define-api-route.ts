@@ -1,12 +1,13 @@
 import "server-only";
 import type { z } from "zod";
 import { getAppServices } from "@/app/_lib/app-services";
+import { publicErrorOf } from "@/app/_lib/public-error";
 import { reportUnexpected } from "@/app/_lib/report-unexpected";
 import { authenticateApiToken, countApiCall, ensureScope, type TokenCaller } from "@/lib/auth/api-token-auth";
 import type { ApiTokenScope } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
-import { AppError, type FieldIssue, toPublicError } from "@/lib/errors";
+import { AppError, errorHeaders, type FieldIssue } from "@/lib/errors";
 
 /** What the OpenAPI document says about one call; the route parses with the same schemas. */
 export interface ApiRouteSpec<
@@ -69,6 +70,12 @@ function parsePart<S extends z.ZodType>(schema: S, value: unknown, where: string
   throw new AppError("bad_request:input", { message: describeIssues(where, issues), issues });
 }
 
+/** A body is JSON by its Content-Type, not by a guess at its bytes (415 otherwise). */
+function requireJsonContentType(request: Request): void {
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") throw new AppError("unsupported_media_type:body");
+}
+
 async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   try {
@@ -88,8 +95,8 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
 /** A refusal as the API answers it: the public error, never a stack or a query. */
 export function apiErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   reportUnexpected("API call failed", error);
-  const body = toPublicError(error);
-  return json(body, body.status, headers);
+  const body = publicErrorOf(error);
+  return json(body, body.status, { ...errorHeaders(body), ...headers });
 }
 
 export type ApiReply =
@@ -98,8 +105,8 @@ export type ApiReply =
 
 /**
  * One /api/v1 call against given services (what tests call): the token first (401), its scope
- * (403), its rate (429), then path, query and body against the spec's schemas (400), and only
- * then the handler. Every refusal is the JSON error of the AppError that made it.
+ * (403), its rate (429), then path, query, the body's type (415) and the body against the spec's
+ * schemas (400), and only then the handler. Every refusal is the JSON error of the AppError that made it.
  */
 export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType>(
   spec: ApiRouteSpec<Params, Query, Body>,
@@ -129,6 +136,7 @@ export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType,
       const query = spec.query
         ? parsePart(spec.query, Object.fromEntries(url.searchParams), "query")
         : undefined;
+      if (spec.body) requireJsonContentType(request);
       const body = spec.body ? parsePart(spec.body, await readJsonBody(request), "body") : undefined;
       const reply = await handler({ caller, params, query, body, request } as never, services);
       if ("stream" in reply)

@@ -109,8 +109,11 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
     info: {
       title: "toolnexus inbox API",
       version: "1.0.0",
-      description:
+      description: [
         "Ask people from any process: make a request, wait for its answer. Requests are answered in the web inbox like a tool's, by the same people, exactly once.",
+        "Every refusal is an Error object. A method a path does not take is answered 405 with an Allow header.",
+        "Two schema keywords say what JSON Schema cannot: `x-maxJsonBytes`, the most bytes the value may take as UTF-8 JSON; `x-futureWithinDays`, a date-time after the moment of the call and at most this many days later.",
+      ].join("\n\n"),
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     paths,

@@ -58,8 +58,9 @@ export async function createRequestCall(
   const { audience, ...request } = call.body;
   const idempotencyKey = idempotencyKeyOf(call.request);
   // What makes a retry the same request: everything but the deadline, which a restarted client
-  // computes afresh (the request keeps the one it was made with).
-  const { expiresAt: _deadline, ...sameness } = call.body;
+  // computes afresh (the request keeps the one it was made with), and the audience, which the
+  // engine compares once its default is applied (an explicit default means the same).
+  const { expiresAt: _deadline, audience: _audience, ...sameness } = call.body;
   const created = await engine.createRequest({
     owner: caller.actor,
     apiTokenId: caller.tokenId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appErrorCode } from "@/app/_lib/app-error-code";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
-import { authenticateApiToken, hashApiToken } from "@/lib/auth/api-token-auth";
+import { apiTokenLimit, authenticateApiToken, hashApiToken } from "@/lib/auth/api-token-auth";
 import { listApiTokensByUser } from "@/lib/db/api-tokens";
 import type { Db } from "@/lib/db/client";
 import { createToken, revokeAnyToken, revokeOwnToken } from "./manage-tokens";
@@ -49,6 +49,23 @@ describe("personal API tokens", () => {
       "bad_request:input",
     );
     expect(await db.apiToken.count({ where: { userId: owner.id } })).toBe(0);
+  });
+
+  it("stop at 20 active ones a person holds, with a message that says what to do", async () => {
+    const owner = await newUser(db, "user");
+    const make = () =>
+      createToken(
+        { actor: owner, input: { name: "ci", scopes: ["requests:write"], expiresInDays: 30 } },
+        { db },
+      );
+    for (let i = 0; i < 20; i++) await make();
+    const refused = await make().catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "conflict:token_limit", status: 409 });
+    expect((refused as Error).message).toMatch(/already hold 20 active API tokens.*Revoke one/);
+    expect(await db.apiToken.count({ where: { userId: owner.id } })).toBe(20);
+    // TOOLNEXUS_API_TOKEN_LIMIT sets another ceiling.
+    expect(apiTokenLimit({ TOOLNEXUS_API_TOKEN_LIMIT: "25" })).toBe(25);
+    expect(apiTokenLimit({ TOOLNEXUS_API_TOKEN_LIMIT: "none" })).toBe(20);
   });
 
   it("are revoked by their owner or an admin, once, and a revoked token is refused at once", async () => {

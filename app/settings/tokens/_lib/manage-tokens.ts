@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
-import { API_SCOPES, mintApiToken } from "@/lib/auth/api-token-auth";
+import { API_SCOPES, apiTokenLimit, mintApiToken } from "@/lib/auth/api-token-auth";
 import { type ApiTokenRow, createApiToken, getApiTokenById, revokeApiTokenById } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
 import { AppError } from "@/lib/errors";
@@ -21,14 +21,18 @@ export const createTokenInput = z
 /**
  * Makes a token for the signed-in person. The token is in this result and nowhere else: the
  * database keeps its hash, so the page that asked shows it once and no page can show it again.
+ * Refused once the person holds `limit` active tokens (TOOLNEXUS_API_TOKEN_LIMIT, 20).
  */
 export const createToken = defineAction(
   { role: "user", input: createTokenInput },
-  async ({ actor, input }, { db }: { db: DbClient }): Promise<{ token: string; row: ApiTokenRow }> => {
+  async (
+    { actor, input },
+    { db, limit = apiTokenLimit() }: { db: DbClient; limit?: number },
+  ): Promise<{ token: string; row: ApiTokenRow }> => {
     const minted = mintApiToken();
     const expiresAt =
       input.expiresInDays === null ? null : new Date(Date.now() + input.expiresInDays * 24 * 60 * 60 * 1000);
-    const row = await createApiToken({
+    const created = await createApiToken({
       db,
       userId: actor.id,
       name: input.name,
@@ -36,8 +40,14 @@ export const createToken = defineAction(
       prefix: minted.prefix,
       scopes: [...new Set(input.scopes)],
       expiresAt,
+      limit,
     });
-    return { token: minted.token, row };
+    if (created.status === "limit") {
+      throw new AppError("conflict:token_limit", {
+        message: `You already hold ${limit} active API tokens, the most one person may. Revoke one you no longer use, then make the new one.`,
+      });
+    }
+    return { token: minted.token, row: created.row };
   },
 );
 

@@ -75,7 +75,11 @@ export interface GateHarness {
   close(): Promise<void>;
 }
 
-export async function createGateHarness(db: DbClient): Promise<GateHarness> {
+/** `extraTools` go behind the gate beside the three recording ones. */
+export async function createGateHarness(
+  db: DbClient,
+  { extraTools = [] }: { extraTools?: Tool[] } = {},
+): Promise<GateHarness> {
   const log: Execution[] = [];
   const offered: string[][] = [];
   const bus = createMemoryEventBus();
@@ -94,12 +98,15 @@ export async function createGateHarness(db: DbClient): Promise<GateHarness> {
     instanceId: `gate-test-${randomUUID()}`,
     createClient: () => client,
     createToolkit: async ({ userId, runId, threadId }): Promise<EngineToolkit> =>
-      gateToolkit(await createToolkit({ builtins: false, extraTools: recordingTools(log) }), {
-        store: createDbPolicyStore({ db }),
-        thread: { threadId, ownerId: userId },
-        runId,
-        approvalExpiresAt: () => new Date(Date.now() + 3_600_000).toISOString(),
-      }),
+      gateToolkit(
+        await createToolkit({ builtins: false, extraTools: [...recordingTools(log), ...extraTools] }),
+        {
+          store: createDbPolicyStore({ db }),
+          thread: { threadId, ownerId: userId },
+          runId,
+          approvalExpiresAt: () => new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      ),
     textFlushMs: 0,
   });
   const people = await seedPeople(db);

@@ -1,7 +1,16 @@
+import { apiMethods } from "../../../_lib/api-methods";
 import { cancelRequestRoute } from "../../../_lib/api-routes";
 import { defineApiRoute } from "../../../_lib/define-api-route";
 import { cancelRequestCall } from "../../../_lib/request-calls";
 
 export const dynamic = "force-dynamic";
 
-export const POST = defineApiRoute(cancelRequestRoute, cancelRequestCall);
+const methods = apiMethods(cancelRequestRoute.path, {
+  POST: defineApiRoute(cancelRequestRoute, cancelRequestCall),
+});
+export const GET = methods.GET;
+export const POST = methods.POST;
+export const PUT = methods.PUT;
+export const PATCH = methods.PATCH;
+export const DELETE = methods.DELETE;
+export const OPTIONS = methods.OPTIONS;
