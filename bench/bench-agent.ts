@@ -1,5 +1,6 @@
 import {
-  createInProcessClient,
+  createClientFromDriver,
+  createInProcessDriver,
   createToolkit as createLibraryToolkit,
   defineTool,
   type Message,
@@ -34,10 +35,12 @@ export function createBenchAgent(): Pick<EngineOptions, "createClient" | "create
 } {
   const marks = new Map<string, ToolMarks>();
   const createClient = () =>
-    createInProcessClient({
-      model: BENCH_MODEL,
-      generate: (input) => benchModelReply(input.messages),
-    });
+    createClientFromDriver(
+      createInProcessDriver({
+        model: BENCH_MODEL,
+        generate: (input) => benchModelReply(input.messages),
+      }),
+    );
   const createToolkit: EngineOptions["createToolkit"] = ({ runId }) =>
     createLibraryToolkit({
       builtins: false,

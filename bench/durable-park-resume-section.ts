@@ -47,7 +47,7 @@ export const durableParkResumeSection: BenchSection = {
       comparisons,
       notes: [
         "Each database is fresh (temp SQLite file; new PostgreSQL database on 127.0.0.1:5432), migrated as a server does, and used by one engine in its own process with its timers running.",
-        "The model is an in-process function (createInProcessClient), so the figures are the engine's own cost: one approval tool suspends, a reviewer answers through engine.answerRequest, the tool is retried and the model answers.",
+        "The model is an in-process function (createInProcessDriver), so the figures are the engine's own cost: one approval tool suspends, a reviewer answers through engine.answerRequest, the tool is retried and the model answers.",
         "Park = the tool returns pending() → the run's park transaction commits → the subscriber of the thread receives the `pending` event. The event is published only after the commit.",
         "Every cycle starts on a fresh thread with a subscriber attached, as a chat viewer would be. One at a time, a run that does not end `done` fails the section; at concurrency 32 failed cycles are counted and left out of the rate.",
         "PostgreSQL uses the app's default pool (DATABASE_POOL_MAX, default 10 connections) and the LISTEN/NOTIFY bus, as the web server does.",

@@ -6,7 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { createInProcessClient, createToolkit } from "toolnexus";
+import { createClientFromDriver, createInProcessDriver, createToolkit } from "toolnexus";
 import type { Contender } from "./measure-alternating";
 
 // The scenario every contender runs: an in-process model calls the reference server's `echo`
@@ -60,14 +60,16 @@ export async function toolnexusMcpContender(name: string, target: McpTarget): Pr
       ? { command: process.execPath, args: [target.script, "stdio"] }
       : { url: target.url };
   const toolkit = await createToolkit({ builtins: false, mcpConfig: { mcpServers: { ev: server } } });
-  check(toolkit.mcpStatus()[0]?.status === "connected", "toolnexus connected");
-  const client = createInProcessClient({
-    model: "bench",
-    generate: (input) =>
-      input.messages.at(-1)?.role === "tool"
-        ? { text: FINAL }
-        : { toolCalls: [{ id: "c1", name: "ev_echo", args: { message: MESSAGE } }] },
-  });
+  check(toolkit.mcpStatus().ev === "connected", "toolnexus connected");
+  const client = createClientFromDriver(
+    createInProcessDriver({
+      model: "bench",
+      generate: (input) =>
+        input.messages.at(-1)?.role === "tool"
+          ? { text: FINAL }
+          : { toolCalls: [{ id: "c1", name: "ev_echo", args: { message: MESSAGE } }] },
+    }),
+  );
   return {
     name,
     async run() {

@@ -101,7 +101,7 @@ export const mcpSection: BenchSection = {
         comparisons,
         notes: [
           "Each request: an in-process model calls the reference server's echo once, then answers; the MCP call is the only I/O.",
-          "toolnexus = createToolkit({ mcpConfig }) + createInProcessClient().run; ai-sdk = createMCPClient().tools() + generateText with a mock model.",
+          "toolnexus = createToolkit({ mcpConfig }) + createClientFromDriver(createInProcessDriver()).run; ai-sdk = createMCPClient().tools() + generateText with a mock model.",
           "mcp sdk callTool = the official SDK client's callTool alone: the round trip every contender pays.",
           "Tools are listed once per connection, before timing; every contender has its own connection (its own child over stdio).",
         ],

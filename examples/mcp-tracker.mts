@@ -8,7 +8,7 @@ const toolkit = await createToolkit({
   builtins: false,
   mcpConfig: { mcpServers: { tracker: { command: process.execPath, args: ["--import", "tsx", "scripts/demo-mcp-server.ts"] } } },
 })
-assert.equal(toolkit.mcpStatus()[0]?.status, "connected")
+assert.equal(toolkit.mcpStatus().tracker, "connected")
 assert.equal(toolkit.tools().find((t) => t.name === "tracker_delete_ticket")?.annotations?.destructiveHint, true)
 
 // A stand-in model: open a ticket, then repeat what the tool said.
@@ -16,7 +16,7 @@ const client = createInProcessClient({
   model: "stub",
   generate: ({ messages }) => {
     const last = messages.at(-1)
-    return last?.role === "tool" ? { text: last.content } : { toolCalls: [{ name: "tracker_open_ticket" }] }
+    return last?.role === "tool" ? { content: String(last.content) } : { toolCalls: [{ name: "tracker_open_ticket", arguments: {} }] }
   },
 })
 

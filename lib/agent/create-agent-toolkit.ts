@@ -64,7 +64,9 @@ export async function createAgentToolkit(options: {
   const own = createDemoTools({ clock, userId: options.userId, balance });
   const taken = new Set(own.map((tool) => tool.name));
   const remote = (options.mcpTools ?? []).filter((tool) => !taken.has(tool.name));
-  const toolkit = await createToolkit({ tools: { question: false }, extraTools: [...own, ...remote] });
+  // No built-ins: the chat's questions come through its own tools, and the built-ins that act on
+  // the host (files, shell, fetch) are never a chat user's to call.
+  const toolkit = await createToolkit({ builtins: false, extraTools: [...own, ...remote] });
   return gateToolkit(toolkit, {
     ...(options.db ? { store: createDbPolicyStore({ db: options.db }) } : {}),
     ...(options.threadId ? { thread: { threadId: options.threadId, ownerId: options.userId } } : {}),

@@ -1,6 +1,12 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { type Client, createClient, createInProcessClient, type LoopOptions } from "toolnexus";
+import {
+  type Client,
+  createClient,
+  createClientFromDriver,
+  createInProcessDriver,
+  type LoopOptions,
+} from "toolnexus";
 import { createDemoGenerate, DEMO_MODEL_NAME } from "./demo-model";
 import { type ModelConfig, readModelConfig } from "./model-config";
 
@@ -24,11 +30,13 @@ export function getAgentClient(options: { config?: ModelConfig; loop?: LoopOptio
 
   switch (config.provider) {
     case "demo":
-      return createInProcessClient({
-        ...loop,
-        model: DEMO_MODEL_NAME,
-        generate: createDemoGenerate({ deltaDelayMs: config.deltaDelayMs }),
-      });
+      return createClientFromDriver(
+        createInProcessDriver({
+          model: DEMO_MODEL_NAME,
+          generate: createDemoGenerate({ deltaDelayMs: config.deltaDelayMs }),
+        }),
+        loop,
+      );
     case "openai":
     case "anthropic":
       return createClient({

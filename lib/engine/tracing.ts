@@ -56,27 +56,33 @@ export function inRunSegment<T>(runId: string, kind: "start" | "resume", work: (
  * then, backdated to when the call began, under the segment that made it.
  */
 export function recordLoopMetric(metric: Metric): void {
+  // A run's own span is the segment's; its closing record adds nothing to it.
+  if (metric.event === "run") return;
   const end = Date.now();
   const runId = context.active().getValue(RUN_ID);
   const attributes: Attributes =
-    metric.type === "llm"
+    metric.event === "llm"
       ? {
           "gen_ai.operation.name": "chat",
-          "gen_ai.request.model": metric.name,
-          ...(metric.usage
+          "gen_ai.request.model": metric.model,
+          ...(metric.status === "ok"
             ? {
-                "gen_ai.usage.input_tokens": metric.usage.promptTokens,
-                "gen_ai.usage.output_tokens": metric.usage.completionTokens,
+                "gen_ai.usage.input_tokens": metric.promptTokens,
+                "gen_ai.usage.output_tokens": metric.completionTokens,
               }
             : {}),
         }
-      : { "toolnexus.tool.name": metric.name, "toolnexus.tool.pending": metric.pending };
+      : {
+          "toolnexus.tool.name": metric.tool,
+          "toolnexus.tool.pending": metric.pending === true,
+          "toolnexus.attempt": metric.attempt,
+        };
   if (typeof runId === "string") attributes[RUN_ID_ATTRIBUTE] = runId;
-  if (metric.attempt !== undefined) attributes["toolnexus.attempt"] = metric.attempt;
-  const span = tracer().startSpan(metric.type === "llm" ? "toolnexus.model_call" : "toolnexus.tool_call", {
-    startTime: end - metric.durationMs,
+  const span = tracer().startSpan(metric.event === "llm" ? "toolnexus.model_call" : "toolnexus.tool_call", {
+    startTime: end - metric.ms,
     attributes,
   });
-  if (metric.isError) span.setStatus({ code: SpanStatusCode.ERROR });
+  const failed = metric.event === "llm" ? metric.status === "error" : metric.isError;
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end(end);
 }

@@ -12,6 +12,8 @@ export interface BackoffPolicy {
    * failed together do not come back together. `[1, 1]` waits the step exactly.
    */
   jitter: readonly [low: number, high: number];
+  /** Up to this many milliseconds more, drawn evenly, on top of the step. */
+  addedJitterMs?: number;
 }
 
 /** The wait before retry number `attempt + 1`, after `attempt` failed retries (0 for the first). */
@@ -22,5 +24,6 @@ export function backoffDelayMs(
 ): number {
   const step = Math.min(policy.maxMs, policy.firstMs * 2 ** Math.max(0, attempt));
   const [low, high] = policy.jitter;
-  return Math.round(step * (low + (high - low) * random()));
+  const added = policy.addedJitterMs ? policy.addedJitterMs * random() : 0;
+  return Math.round(step * (low + (high - low) * random()) + added);
 }

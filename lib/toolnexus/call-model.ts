@@ -1,6 +1,6 @@
 import { isToolnexusError, ToolnexusError } from "./errors";
 import { abortError, type RunContext, reportMetric, throwIfAborted } from "./run-state";
-import type { ModelInput, ModelTurn } from "./types";
+import type { Metric, ModelInput, ModelTurn } from "./types";
 
 async function streamTurn(run: RunContext, input: ModelInput): Promise<ModelTurn> {
   let turn: ModelTurn | undefined;
@@ -15,16 +15,32 @@ async function streamTurn(run: RunContext, input: ModelInput): Promise<ModelTurn
   return turn;
 }
 
+function llmMetric(run: RunContext, started: number, usage?: ModelTurn["usage"]): Metric {
+  return {
+    event: "llm",
+    model: run.driver.model,
+    status: usage ? "ok" : "error",
+    ms: performance.now() - started,
+    promptTokens: usage?.promptTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+  };
+}
+
 /** One model round trip, streamed or not, with the LLM hooks and metric around it. */
 export async function callModel(run: RunContext): Promise<ModelTurn> {
   throwIfAborted(run.signal);
   const { hooks, systemPrompt } = run.options;
   const turnIndex = run.state.turns;
+  const model = run.driver.model;
+  let tools = run.tools ?? run.toolkit?.specs() ?? [];
+  if (hooks?.beforeLLM) {
+    const override = await hooks.beforeLLM({ messages: run.state.messages, tools, model, turn: turnIndex });
+    // A replacement is the run's own from now on, as if the transcript had always read so.
+    if (override?.messages) run.state.messages = override.messages.slice();
+    if (override?.tools) run.tools = tools = override.tools;
+  }
   // The driver gets its own array: a later push by the loop must not change what it was sent.
-  const messages =
-    (await hooks?.beforeLLM?.({ messages: run.state.messages.slice(), turn: turnIndex })) ??
-    run.state.messages.slice();
-  const input: ModelInput = { model: run.driver.model, messages, tools: run.toolkit?.specs() ?? [] };
+  const input: ModelInput = { model, messages: run.state.messages.slice(), tools };
   if (systemPrompt !== undefined) input.system = systemPrompt;
   if (run.signal) input.signal = run.signal;
 
@@ -33,24 +49,11 @@ export async function callModel(run: RunContext): Promise<ModelTurn> {
   try {
     turn = run.streaming ? await streamTurn(run, input) : await run.driver.generate(input);
   } catch (error) {
-    reportMetric(run, {
-      type: "llm",
-      name: run.driver.model,
-      durationMs: performance.now() - started,
-      isError: true,
-      pending: false,
-    });
+    reportMetric(run, llmMetric(run, started));
     if (run.signal?.aborted && !isToolnexusError(error, "aborted")) throw abortError(run.signal);
     throw error;
   }
-  reportMetric(run, {
-    type: "llm",
-    name: run.driver.model,
-    durationMs: performance.now() - started,
-    isError: false,
-    pending: false,
-    usage: turn.usage,
-  });
-  await hooks?.afterLLM?.({ turn, turnIndex });
+  reportMetric(run, llmMetric(run, started, turn.usage));
+  await hooks?.afterLLM?.({ response: turn, model, turn: turnIndex });
   return turn;
 }

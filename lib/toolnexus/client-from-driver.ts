@@ -7,8 +7,11 @@ import {
   verifyCheckpointParts,
   verifyTranscriptText,
 } from "./checkpoint";
+import { InMemoryConversationStore, withConversations } from "./conversations";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
+import { MetricsRegistry } from "./metrics";
+import { runDeadline } from "./run-deadline";
 import { runLoop } from "./run-loop";
 import { emptyUsage, type RunContext, type RunState } from "./run-state";
 import type {
@@ -64,13 +67,14 @@ type Start = (
   signal: AbortSignal | undefined,
   emit: RunContext["emit"],
   streaming: boolean,
+  delivered?: RunContext["delivered"],
 ) => Promise<RunResult>;
 
 /** Runs `start` with events flowing out as an async iterator; leaving the loop early aborts the run. */
 async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
   const channel = createEventChannel<StreamEvent>();
   const { controller: stop, release } = linkAbort(outer);
-  start(stop.signal, channel.push, true).then(
+  start(stop.signal, channel.push, true, channel.taken).then(
     (result) => {
       channel.push({ type: "done", result });
       channel.close();
@@ -109,8 +113,10 @@ function stateOf(verified: Checkpoint): RunState {
 
 /** The toolnexus loop around any ModelDriver: HTTP wire styles, the AI SDK bridge, a function. */
 export function createClientFromDriver(driver: ModelDriver, options: LoopOptions = {}): Client {
+  const metrics = new MetricsRegistry();
+  const bounded = runDeadline(options.timeoutMs);
   const fresh = (prompt: string, opts: RunOptions): Start => {
-    return (signal, emit, streaming) => {
+    return (signal, emit, streaming, delivered) => {
       const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
       const state: RunState = {
         runId: opts.runId ?? `run-${randomUUID()}`,
@@ -120,7 +126,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
         turns: 0,
         usage: emptyUsage(),
       };
-      return runLoop(context(state, opts, signal, emit, streaming));
+      return runLoop(context(state, opts, signal, emit, streaming, delivered));
     };
   };
 
@@ -137,8 +143,8 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
         ? verifyCheckpointParts(checkpoint, options.checkpointKey, transcript)
         : verifyCheckpoint(checkpoint, options.checkpointKey);
     const matched = matchAnswers(verified, answers);
-    return (signal, emit, streaming) => {
-      const run = context(stateOf(verified), opts, signal, emit, streaming);
+    return (signal, emit, streaming, delivered) => {
+      const run = context(stateOf(verified), opts, signal, emit, streaming, delivered);
       run.transcript = transcript;
       return runLoop(run, matched);
     };
@@ -154,14 +160,19 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     opts: ResumeOptions,
   ): Start => {
     if (head.version !== 2) {
-      return async (signal, emit, streaming) =>
-        resumed({ ...head, transcript: await loadTranscript() }, answers, opts)(signal, emit, streaming);
+      return async (signal, emit, streaming, delivered) =>
+        resumed({ ...head, transcript: await loadTranscript() }, answers, opts)(
+          signal,
+          emit,
+          streaming,
+          delivered,
+        );
     }
     const verified = verifyCheckpointHead(head, options.checkpointKey);
     const matched = matchAnswers(verified, answers);
-    return (signal, emit, streaming) => {
+    return (signal, emit, streaming, delivered) => {
       const state = stateOf(verified);
-      const run = context(state, opts, signal, emit, streaming);
+      const run = context(state, opts, signal, emit, streaming, delivered);
       const transcript = createTranscriptCache();
       run.transcript = transcript;
       // Started by the first call the resumed turn makes (right after the tool itself has been
@@ -188,6 +199,7 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     signal: AbortSignal | undefined,
     emit: RunContext["emit"],
     streaming: boolean,
+    delivered?: RunContext["delivered"],
   ): RunContext => {
     const run: RunContext = {
       driver,
@@ -201,24 +213,37 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
       },
       emitted: 0,
       persisted: Promise.resolve(),
+      metrics,
+      started: performance.now(),
     };
     if (opts.toolkit) run.toolkit = opts.toolkit;
     if (signal) run.signal = signal;
     if (opts.onCheckpoint) run.onCheckpoint = opts.onCheckpoint;
+    if (delivered) run.delivered = delivered;
     return run;
   };
 
+  const conversations = withConversations(
+    {
+      run: (prompt, opts = {}) => fresh(prompt, opts)(bounded(opts.signal), ignore, false),
+      stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), bounded(opts.signal)),
+    },
+    options.store ?? new InMemoryConversationStore(),
+  );
   return {
     model: driver.model,
-    run: (prompt, opts = {}) => fresh(prompt, opts)(opts.signal, ignore, false),
-    stream: (prompt, opts = {}) => streamOf(fresh(prompt, opts), opts.signal),
+    metrics: () => metrics.render(),
+    run: (prompt, opts = {}) => fresh(prompt, opts)(bounded(opts.signal), ignore, false),
+    stream: conversations.stream,
+    ask: conversations.ask,
+    conversationStore: conversations.conversationStore,
     async resume(checkpoint, answers, opts = {}) {
-      return resumed(checkpoint, answers, opts)(opts.signal, ignore, false);
+      return resumed(checkpoint, answers, opts)(bounded(opts.signal), ignore, false);
     },
     resumeStream(checkpoint, answers, opts = {}) {
       // Checkpoint and answer errors surface on the first next(), like any other stream failure.
       return (async function* () {
-        yield* streamOf(resumed(checkpoint, answers, opts), opts.signal);
+        yield* streamOf(resumed(checkpoint, answers, opts), bounded(opts.signal));
       })();
     },
   };

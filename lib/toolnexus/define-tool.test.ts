@@ -11,6 +11,12 @@ describe("defineTool", () => {
     expect(tool.description).toBe("d");
   });
 
+  it("takes the source it is given", () => {
+    expect(defineTool({ name: "t", description: "d", source: "builtin", run: () => "" }).source).toBe(
+      "builtin",
+    );
+  });
+
   it("keeps a given schema", () => {
     const schema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
     expect(defineTool({ name: "t", description: "d", inputSchema: schema, run: () => "" }).inputSchema).toBe(

@@ -10,6 +10,8 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
   name: string;
   description: string;
   inputSchema?: JsonSchema;
+  /** Where the tool comes from; `native` unless said otherwise. */
+  source?: string;
   /** Behaviour hints hosts may use (for example to pick a default approval policy). */
   annotations?: ToolAnnotations;
   run: (args: Args, ctx?: Context) => unknown;
@@ -40,7 +42,7 @@ export function defineTool<Args extends Record<string, unknown> = Record<string,
     name,
     description,
     inputSchema: definition.inputSchema ?? { ...EMPTY_OBJECT_SCHEMA, properties: {} },
-    source: "native",
+    source: definition.source ?? "native",
     async execute(args: Record<string, unknown>, ctx?: Context): Promise<ToolResult> {
       try {
         return toToolResult(await run(args as Args, ctx));

@@ -85,4 +85,23 @@ describe("stream lifetime", () => {
     const error = await client.run("go", { toolkit, signal: controller.signal }).catch((e: unknown) => e);
     expect(isToolnexusError(error, "aborted")).toBe(true);
   });
+
+  it("tells when the consumer has handled a number of items, and releases waiters on close", async () => {
+    const channel = createEventChannel<number>();
+    const order: string[] = [];
+    channel.push(1);
+    channel.push(2);
+    const first = channel.taken(1).then(() => order.push("taken 1"));
+    const third = channel.taken(3).then(() => order.push("taken 3"));
+    const iterator = channel[Symbol.asyncIterator]();
+    await iterator.next();
+    order.push("handled 1");
+    await iterator.next();
+    await first;
+    expect(order).toEqual(["handled 1", "taken 1"]);
+    channel.close();
+    await third;
+    expect(order).toEqual(["handled 1", "taken 1", "taken 3"]);
+    await expect(channel.taken(10)).resolves.toBeUndefined();
+  });
 });

@@ -185,7 +185,6 @@ describe.each(RUN_MODES)("suspensions with waitFor (%s)", (mode) => {
       hooks: {
         afterTool: ({ result }) => {
           seen.push(result.output);
-          return undefined;
         },
       },
       onMetric: (m) => metrics.push(m),
@@ -193,9 +192,11 @@ describe.each(RUN_MODES)("suspensions with waitFor (%s)", (mode) => {
     const toolkit = await createToolkit({ builtins: false, extraTools: [tool] });
     await runIn(mode, client, "x", { toolkit });
     expect(seen).toEqual(["resolved"]);
-    expect(metrics.filter((m) => m.type === "tool")).toMatchObject([
-      { name: "t", pending: true, isError: false, attempt: 1 },
-      { name: "t", pending: false, isError: false, attempt: 2 },
+    const tools = metrics.filter((m) => m.event === "tool");
+    expect(tools).toMatchObject([
+      { tool: "t", pending: true, isError: false, attempt: 1 },
+      { tool: "t", isError: false, attempt: 2 },
     ]);
+    expect(tools[1]).not.toHaveProperty("pending");
   });
 });

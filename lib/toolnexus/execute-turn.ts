@@ -2,7 +2,7 @@ import { errorResult } from "./define-tool";
 import { pendingOf } from "./pending";
 import { type RunContext, reachSafePoint, reportMetric, untilAborted } from "./run-state";
 import { toolResultEvent } from "./tool-slots";
-import type { Answer, Context, Request, ToolCall, ToolResult, ToolSlot } from "./types";
+import type { Answer, Context, Request, ToolResult, ToolSlot } from "./types";
 
 export function defaultDecline(request: Request): string {
   return `declined/expired: ${request.prompt}`;
@@ -23,13 +23,18 @@ function suspendedState(request: Request, result: ToolResult): ToolSlot["state"]
     : { status: "suspended", request };
 }
 
-/** One execution of one call: hooks, the tool itself, metrics. Never throws for a tool's failure. */
+/**
+ * One execution of one call: hooks, the tool itself, metrics. Never throws for a tool's failure.
+ * The retry after an answer skips `beforeTool`: the call already went through it, and a guard
+ * that raised the suspension must not raise it again.
+ */
 async function invoke(
   run: RunContext,
-  call: ToolCall,
+  slot: ToolSlot,
   attempt: number,
   answered?: { answer: Answer; request: Request },
 ): Promise<ToolResult> {
+  const { call } = slot;
   if (call.invalidArgs !== undefined) {
     return {
       output: `Invalid arguments for ${call.name}: not a JSON object: ${call.invalidArgs}`,
@@ -45,12 +50,27 @@ async function invoke(
   }
   if (run.signal) ctx.signal = run.signal;
   const { hooks } = run.options;
+  const turn = run.state.turns - 1;
   const started = performance.now();
 
-  let result = await hooks?.beforeTool?.({ call, ctx });
+  let result: ToolResult | undefined;
+  if (!answered && hooks?.beforeTool) {
+    const override = await hooks.beforeTool({
+      name: call.name,
+      args: call.args,
+      id: call.id,
+      turn,
+      call,
+      ctx,
+    });
+    if (override?.result) result = override.result;
+    // The rewritten arguments are the call's from now on: its record, and any retry, use them.
+    else if (override?.args) slot.call = { ...call, args: override.args };
+  }
+  const shortCircuited = result !== undefined;
   if (!result) {
     try {
-      const running = run.toolkit.execute(call.name, call.args, ctx);
+      const running = run.toolkit.execute(call.name, slot.call.args, ctx);
       // A resumed run reads its transcript while its first call runs (see `pendingTranscript`).
       run.pendingTranscript?.();
       result = await running;
@@ -59,16 +79,26 @@ async function invoke(
     }
   }
   const suspended = pendingOf(result) !== undefined;
+  if (!suspended && !shortCircuited && hooks?.afterTool) {
+    const override = await hooks.afterTool({
+      name: call.name,
+      args: slot.call.args,
+      result,
+      id: call.id,
+      turn,
+    });
+    if (override?.result) result = override.result;
+  }
   reportMetric(run, {
-    type: "tool",
-    name: call.name,
-    durationMs: performance.now() - started,
+    event: "tool",
+    tool: call.name,
+    source: run.toolkit.get?.(call.name)?.source ?? "custom",
     isError: suspended ? false : result.isError,
-    pending: suspended,
+    ms: performance.now() - started,
+    ...(suspended ? { pending: true as const } : {}),
     attempt,
   });
-  if (suspended || !hooks?.afterTool) return result;
-  return (await hooks.afterTool({ call, result })) ?? result;
+  return result;
 }
 
 /** Emits tool results in tool-call order: each one as soon as every earlier call has one too. */
@@ -105,7 +135,7 @@ async function resolve(
     const output = (run.options.formatDecline ?? defaultDecline)(request, answer);
     return finish(run, slot, { output, isError: true }, cursor);
   }
-  const retried = await invoke(run, slot.call, 2 + followUps, { answer, request });
+  const retried = await invoke(run, slot, 2 + followUps, { answer, request });
   const next = pendingOf(retried);
   if (!next) return finish(run, slot, retried, cursor);
   // One question per call, unless the tool says this is the next question of the same call
@@ -120,6 +150,9 @@ async function resolve(
 }
 
 async function askHost(run: RunContext, request: Request): Promise<Answer> {
+  // A stream's consumer sees the `pending` event before the host is asked, as with a generator
+  // that yields it first.
+  if (run.delivered) await untilAborted(run.delivered(run.emitted), run.signal);
   return untilAborted(run.options.waitFor!(request), run.signal);
 }
 
@@ -136,7 +169,7 @@ async function settle(
     if (run.options.waitFor) return resolve(run, slot, await askHost(run, state.request), cursor);
     return;
   }
-  const result = await invoke(run, slot.call, 1);
+  const result = await invoke(run, slot, 1);
   const request = pendingOf(result);
   if (!request) return finish(run, slot, result, cursor);
   slot.state = suspendedState(request, result);

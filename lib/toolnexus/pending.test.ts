@@ -45,6 +45,15 @@ describe("pending", () => {
     expect(JSON.stringify(req)).not.toContain("null");
   });
 
+  it("keeps the caller's key order, a generated id last and a supplied one where it was given", () => {
+    const generated = pendingOf(
+      pending({ prompt: "p", kind: "input", url: "https://x.test", data: { a: 1 } }),
+    )!;
+    expect(Object.keys(generated)).toEqual(["prompt", "kind", "url", "data", "id"]);
+    const supplied = pendingOf(pending({ id: "r1", kind: "input", prompt: "p" }))!;
+    expect(Object.keys(supplied)).toEqual(["id", "kind", "prompt"]);
+  });
+
   it("appends the url to the output on its own line", () => {
     const res = pending({ kind: "authorization", prompt: "Log in first", url: "https://example.com/login" });
     expect(res.output).toBe("Log in first\nhttps://example.com/login");

@@ -10,21 +10,24 @@ export function nextRequestId(): string {
   return `pnd-${Date.now().toString(36)}-${requestCounter}`;
 }
 
+const REQUEST_KEYS = new Set(["kind", "prompt", "url", "data", "expiresAt"]);
+
 export type PendingInput = Omit<Request, "id"> & { id?: string };
 
 /** Builds the suspension shape: an error-flagged ToolResult carrying a Request. */
 export function pending(input: PendingInput): ToolResult {
-  const request: Request = {
-    id: input.id ?? nextRequestId(),
-    kind: input.kind,
-    prompt: input.prompt,
-  };
-  // Absent optionals stay absent on the wire: never write undefined or null keys.
-  if (input.url !== undefined) request.url = input.url;
-  if (input.data !== undefined) request.data = input.data;
-  if (input.expiresAt !== undefined) request.expiresAt = input.expiresAt;
-  const output = request.url === undefined ? request.prompt : `${request.prompt}\n${request.url}`;
-  return { output, isError: true, metadata: { pending: request } };
+  // The caller's keys in the caller's order, a generated id last, as the reference port writes
+  // them; absent optionals stay absent on the wire (never undefined or null keys).
+  const request = {} as Record<string, unknown>;
+  const id = input.id ?? nextRequestId();
+  for (const key of Object.keys(input) as (keyof PendingInput)[]) {
+    if (key === "id") request.id = id;
+    else if (input[key] !== undefined && REQUEST_KEYS.has(key)) request[key] = input[key];
+  }
+  request.id = id;
+  const { prompt, url } = request as unknown as Request;
+  const output = url === undefined ? prompt : `${prompt}\n${url}`;
+  return { output, isError: true, metadata: { pending: request as unknown as Request } };
 }
 
 /** The login-shaped suspension: the human acts at `url`, secrets never reach the model. */

@@ -63,6 +63,7 @@ export function createQuestionTool(): Tool {
       "Ask the user one or more questions and wait for the answers. Use it when you need a decision or " +
       "a fact only the user has. Never use it to collect passwords, keys or other secrets.",
     inputSchema: QUESTION_SCHEMA,
+    source: "builtin",
     run: (args, ctx) => {
       if (ctx?.answer) return JSON.stringify(ctx.answer.data ?? {});
       const questions = parseQuestions(args.questions);

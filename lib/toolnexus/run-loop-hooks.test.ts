@@ -8,7 +8,7 @@ import { createToolkit } from "./toolkit";
 import type { Metric } from "./types";
 
 describe.each(RUN_MODES)("the loop (%s)", (mode) => {
-  it("runs the hooks: beforeTool short-circuits, afterTool replaces, beforeLLM rewrites one call", async () => {
+  it("runs the hooks: beforeTool short-circuits, afterTool replaces, beforeLLM's rewrite persists", async () => {
     const ran: string[] = [];
     const real = defineTool({
       name: "real",
@@ -38,13 +38,18 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     ]);
     const client = createClientFromDriver(driver, {
       hooks: {
-        beforeTool: ({ call }) =>
-          call.name === "cached" ? { output: "from cache", isError: false } : undefined,
-        afterTool: ({ call, result }) =>
-          call.name === "real" ? { ...result, output: `${result.output}!` } : undefined,
-        beforeLLM: ({ messages, turn }) => [{ role: "system", content: `turn ${turn}` }, ...messages],
-        afterLLM: ({ turnIndex }) => {
-          llmTurns.push(turnIndex);
+        beforeTool: ({ name }) =>
+          name === "cached" ? { result: { output: "from cache", isError: false } } : undefined,
+        afterTool: ({ name, result }) =>
+          name === "real" ? { result: { ...result, output: `${result.output}!` } } : undefined,
+        beforeLLM: ({ messages, turn }) =>
+          turn === 0
+            ? { messages: [{ role: "user", content: "rewritten" }, ...messages.slice(1)] }
+            : undefined,
+        afterLLM: ({ response, model, turn }) => {
+          llmTurns.push(turn);
+          expect(model).toBe("scripted-model");
+          expect(response.usage.totalTokens).toBe(2);
         },
       },
     });
@@ -52,9 +57,10 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const { result } = await runIn(mode, client, "go", { toolkit });
     expect(ran).toEqual(["real"]);
     expect(result.toolCalls.map((c) => c.output)).toEqual(["from tool!", "from cache"]);
-    expect(driver.inputs[1]!.messages[0]).toEqual({ role: "system", content: "turn 1" });
-    // The rewrite applied to that call only, not to the run's own transcript.
-    expect(result.messages[0]).toEqual({ role: "user", content: "go" });
+    expect(driver.inputs[0]!.messages[0]).toEqual({ role: "user", content: "rewritten" });
+    // The rewrite is the run's transcript from then on: the next call and the result carry it.
+    expect(driver.inputs[1]!.messages[0]).toEqual({ role: "user", content: "rewritten" });
+    expect(result.messages[0]).toEqual({ role: "user", content: "rewritten" });
     expect(llmTurns).toEqual([0, 1]);
   });
 
@@ -80,20 +86,28 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const toolkit = await createToolkit({ builtins: false, extraTools: [ok, bad] });
     const { result } = await runIn(mode, client, "go", { toolkit });
     expect(result.status).toBe("done");
-    const llm = metrics.filter((m) => m.type === "llm");
+    const llm = metrics.filter((m) => m.event === "llm");
     expect(llm).toHaveLength(2);
     expect(llm[0]).toMatchObject({
-      name: "scripted-model",
-      isError: false,
-      pending: false,
-      usage: { totalTokens: 2 },
+      model: "scripted-model",
+      status: "ok",
+      promptTokens: 1,
+      completionTokens: 1,
     });
-    const tools = metrics.filter((m) => m.type === "tool").sort((a, b) => a.name.localeCompare(b.name));
-    expect(tools).toMatchObject([
-      { name: "bad", isError: true, pending: false, attempt: 1 },
-      { name: "ok", isError: false, pending: false, attempt: 1 },
+    const tools = metrics.filter((m) => m.event === "tool").sort((a, b) => a.tool.localeCompare(b.tool));
+    expect(tools).toEqual([
+      { event: "tool", tool: "bad", source: "native", isError: true, ms: expect.any(Number), attempt: 1 },
+      { event: "tool", tool: "ok", source: "native", isError: false, ms: expect.any(Number), attempt: 1 },
     ]);
-    for (const m of metrics) expect(m.durationMs).toBeGreaterThanOrEqual(0);
+    expect(metrics.at(-1)).toEqual({
+      event: "run",
+      model: "scripted-model",
+      turns: 2,
+      toolCalls: 2,
+      totalTokens: 4,
+      ms: expect.any(Number),
+    });
+    for (const m of metrics) expect(m.ms).toBeGreaterThanOrEqual(0);
   });
 
   it("treats a pending result from beforeTool as a suspension and does not run the tool", async () => {
@@ -109,7 +123,9 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     const driver = createScriptedDriver([{ toolCalls: [{ id: "c1", name: "guarded" }] }]);
     const client = createClientFromDriver(driver, {
       hooks: {
-        beforeTool: () => pending({ kind: "approval", prompt: "policy says ask first", id: "gate-1" }),
+        beforeTool: () => ({
+          result: pending({ kind: "approval", prompt: "policy says ask first", id: "gate-1" }),
+        }),
       },
     });
     const toolkit = await createToolkit({ builtins: false, extraTools: [guarded] });

@@ -4,12 +4,13 @@ import {
   addUsage,
   type RunContext,
   reachSafePoint,
+  reportMetric,
   snapshot,
   throwIfAborted,
   transcriptSettled,
 } from "./run-state";
 import { haltedView, queuedSlots, suspendedRequests, toolCallRecord, toolMessage } from "./tool-slots";
-import type { Answer, Message, RunResult } from "./types";
+import type { Answer, Message, Metric, RunResult } from "./types";
 
 export const DEFAULT_MAX_TURNS = 20;
 
@@ -63,6 +64,21 @@ function closeTurn(run: RunContext): void {
   state.slots = [];
 }
 
+/** The closing record of a run (or a resume): what it cost, and how it failed if it did. */
+function runMetric(run: RunContext, error?: unknown): Metric {
+  const { state } = run;
+  const metric: Metric = {
+    event: "run",
+    model: run.driver.model,
+    turns: state.turns,
+    toolCalls: state.toolCalls.length,
+    totalTokens: state.usage.totalTokens,
+    ms: performance.now() - run.started,
+  };
+  if (error !== undefined) metric.error = error instanceof Error ? error.message : String(error);
+  return metric;
+}
+
 /**
  * The agent loop from wherever `run.state` stands: finish the open turn (using `answers` for
  * its suspensions), then alternate model calls and tool turns until the model stops calling
@@ -73,7 +89,12 @@ export async function runLoop(
   answers: ReadonlyMap<string, Answer> = new Map(),
 ): Promise<RunResult> {
   try {
-    return await loop(run, answers);
+    const result = await loop(run, answers);
+    reportMetric(run, runMetric(run));
+    return result;
+  } catch (error) {
+    reportMetric(run, runMetric(run, error));
+    throw error;
   } finally {
     // A tool still running after an abort or a failure must not persist progress for a run
     // its host already considers over.

@@ -1,15 +1,18 @@
 import { createCheckpoint, createTranscriptCache, type TranscriptCache } from "./checkpoint";
 import { ToolnexusError } from "./errors";
+import type { MetricsRegistry } from "./metrics";
 import type {
   Checkpoint,
   LoopOptions,
   Message,
+  Metric,
   ModelDriver,
   SafePoint,
   StreamEvent,
   ToolCallRecord,
   ToolkitLike,
   ToolSlot,
+  ToolSpec,
   Usage,
 } from "./types";
 
@@ -34,6 +37,14 @@ export interface RunContext {
   streaming: boolean;
   emit: (event: StreamEvent) => void;
   onCheckpoint?: (checkpoint: Checkpoint, at: SafePoint) => void | Promise<void>;
+  /** Tools a `beforeLLM` hook put in place of the toolkit's, for the rest of the run. */
+  tools?: ToolSpec[];
+  /** The client's cumulative metrics (`client.metrics()`). */
+  metrics?: MetricsRegistry;
+  /** `performance.now()` when this run (or resume) started, for its `run` metric. */
+  started: number;
+  /** In a stream: settles once the consumer has handled the first `count` events. */
+  delivered?: (count: number) => Promise<void>;
   /** How many events this run has emitted so far. */
   emitted: number;
   state: RunState;
@@ -103,7 +114,14 @@ export async function transcriptSettled(run: RunContext): Promise<void> {
 }
 
 export function abortError(signal: AbortSignal): ToolnexusError {
-  return new ToolnexusError("aborted", "The run was aborted", { cause: signal.reason });
+  const timedOut = signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
+  return new ToolnexusError(
+    "aborted",
+    timedOut ? "The run was aborted: its timeout passed" : "The run was aborted",
+    {
+      cause: signal.reason,
+    },
+  );
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -142,10 +160,8 @@ export function emptyUsage(): Usage {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 }
 
-export function reportMetric(
-  run: RunContext,
-  metric: Parameters<NonNullable<LoopOptions["onMetric"]>>[0],
-): void {
+export function reportMetric(run: RunContext, metric: Metric): void {
+  run.metrics?.record(metric);
   if (!run.options.onMetric) return;
   // An observer's bug must not change the outcome of the run it observes.
   try {

@@ -1,18 +1,33 @@
-import { errorResult } from "./define-tool";
+import {
+  type AnthropicToolSchema,
+  type GeminiToolSchema,
+  type OpenAiToolSchema,
+  toAnthropic,
+  toGemini,
+  toOpenAI,
+} from "./adapters";
+import { type BuiltinsConfig, type BuiltinToolsOptions, selectBuiltins } from "./builtins";
 import { ToolnexusError } from "./errors";
-import type { McpConfigInput } from "./mcp/config";
+import type { McpConfigInput } from "./mcp/config-file";
 import { connectMcpHub, type McpHub, type McpServerStatus } from "./mcp/hub";
 import type { McpHubOptions } from "./mcp/server";
-import { createQuestionTool } from "./question-tool";
 import type { Context, Tool, ToolkitLike, ToolResult, ToolSpec } from "./types";
 
+export type { AnthropicToolSchema, GeminiToolSchema, OpenAiToolSchema } from "./adapters";
+
 export interface ToolkitOptions {
-  /** Built-in tools; on unless `false`. */
-  builtins?: boolean;
+  /**
+   * Built-in tools; on by default. `false`, `{ disabled: true }` or `{ enabled: false }` turn them
+   * all off; `{ tools: { question: false } }` turns single ones off.
+   */
+  builtins?: BuiltinsConfig;
+  /** Settings of the built-ins, such as where webfetch may go. */
+  builtinOptions?: BuiltinToolsOptions;
+  /** Tools of the host; one named like a built-in replaces it. */
   extraTools?: Tool[];
-  /** Switch individual built-ins off, e.g. `{ question: false }`. */
-  tools?: { question?: boolean };
-  /** MCP servers: a path to a JSON file or the object (`{ mcpServers: {...} }`); the toolkit owns them. */
+  /** Names to leave out, whatever offers them (built-in, host or MCP tool, by the name the model sees). */
+  disableTools?: string[];
+  /** MCP servers: a path to a JSON file or the object; the toolkit owns them. */
   mcpConfig?: McpConfigInput;
   /** Client settings for the servers of `mcpConfig`. */
   mcp?: McpHubOptions;
@@ -20,47 +35,54 @@ export interface ToolkitOptions {
   mcpHub?: McpHub;
 }
 
-export interface OpenAiToolSchema {
-  type: "function";
-  function: { name: string; description: string; parameters: Record<string, unknown> };
-}
-
-export interface AnthropicToolSchema {
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-}
+export type McpStatus = McpServerStatus["status"];
 
 export interface Toolkit extends ToolkitLike {
-  register(tool: Tool): void;
+  /** Adds tools; a name already present keeps its first tool (with a warning). Chains. */
+  register(...tools: Tool[]): Toolkit;
+  get(name: string): Tool | undefined;
   tools(): Tool[];
-  openaiTools(): OpenAiToolSchema[];
-  anthropicTools(): AnthropicToolSchema[];
+  toOpenAI(): OpenAiToolSchema[];
+  toAnthropic(): AnthropicToolSchema[];
+  toGemini(): GeminiToolSchema[];
+  /** Each MCP server's state by name. */
+  mcpStatus(): Record<string, McpStatus>;
   /** Every MCP server with its state, tool count, last error and skipped duplicate names. */
-  mcpStatus(): McpServerStatus[];
+  mcpServers(): McpServerStatus[];
   close(): Promise<void>;
 }
 
+function checkTool(tool: Tool): void {
+  if (typeof tool?.name !== "string" || tool.name === "" || typeof tool.execute !== "function") {
+    throw new ToolnexusError("config:invalid", "A tool needs a non-empty name and an execute function");
+  }
+}
+
+function warnDuplicate(name: string): void {
+  console.warn(`[toolnexus] duplicate tool name "${name}" — keeping first`);
+}
+
 /**
- * A named set of tools the loop can list and call: built-ins, extra tools, then the tools of
- * every connected MCP server (a name already taken is skipped and reported by `mcpStatus`).
- * A malformed `mcpConfig` file throws; a malformed entry or a broken server is only a status.
+ * A named set of tools the loop can list and call: the tools of every connected MCP server first
+ * (they win a name clash), then built-ins and extra tools. A malformed `mcpConfig` file throws; a
+ * malformed entry or a broken server is only a status.
  */
 export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolkit> {
   const registry = new Map<string, Tool>();
-
   const register = (tool: Tool): void => {
-    if (typeof tool?.name !== "string" || tool.name === "" || typeof tool.execute !== "function") {
-      throw new ToolnexusError("config:invalid", "A tool needs a non-empty name and an execute function");
-    }
-    if (registry.has(tool.name)) {
-      throw new ToolnexusError("config:invalid", `A tool named "${tool.name}" is already registered`);
-    }
-    registry.set(tool.name, tool);
+    checkTool(tool);
+    if (options.disableTools?.includes(tool.name)) return;
+    if (registry.has(tool.name)) warnDuplicate(tool.name);
+    else registry.set(tool.name, tool);
   };
 
-  if (options.builtins !== false && options.tools?.question !== false) register(createQuestionTool());
-  for (const tool of options.extraTools ?? []) register(tool);
+  const extra = options.extraTools ?? [];
+  for (const tool of extra) checkTool(tool);
+  // A host's tool named like a built-in is the host's way to replace that built-in.
+  const replaced = new Set(extra.map((tool) => tool.name));
+  for (const tool of selectBuiltins(options.builtins, options.builtinOptions))
+    if (!replaced.has(tool.name)) register(tool);
+  for (const tool of extra) register(tool);
 
   const ownHub =
     options.mcpConfig === undefined ? undefined : await connectMcpHub(options.mcpConfig, options.mcp);
@@ -68,10 +90,10 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
   await Promise.all(hubs.map((hub) => hub.ready()));
 
   // MCP tools can change while the toolkit lives (list_changed, reconnects), so they are read
-  // from their hubs on every call; native names always win.
-  const all = (): Tool[] => {
-    const tools = [...registry.values()];
-    const taken = new Set(registry.keys());
+  // from their hubs on every call.
+  const hubTools = (): Tool[] => {
+    const tools: Tool[] = [];
+    const taken = new Set<string>();
     for (const hub of hubs) {
       for (const tool of hub.tools(taken)) {
         taken.add(tool.name);
@@ -80,23 +102,41 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
     }
     return tools;
   };
-  const find = (name: string): Tool | undefined => registry.get(name) ?? all().find((t) => t.name === name);
+  const disabled = new Set(options.disableTools ?? []);
+  const mcpTools = (): Tool[] => {
+    const tools = hubTools();
+    return disabled.size === 0 ? tools : tools.filter((tool) => !disabled.has(tool.name));
+  };
+  const all = (): Tool[] => {
+    if (hubs.length === 0) return [...registry.values()];
+    const tools = mcpTools();
+    const taken = new Set(tools.map((tool) => tool.name));
+    for (const tool of registry.values()) if (!taken.has(tool.name)) tools.push(tool);
+    return tools;
+  };
+  const find = (name: string): Tool | undefined =>
+    hubs.length === 0 ? registry.get(name) : (mcpTools().find((t) => t.name === name) ?? registry.get(name));
 
-  return {
-    register,
+  const toolkit: Toolkit = {
+    register(...tools) {
+      for (const tool of tools) register(tool);
+      return toolkit;
+    },
+    get: find,
     has: (name) => find(name) !== undefined,
     tools: all,
     specs: (): ToolSpec[] =>
       all().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-    openaiTools: () =>
-      all().map((t) => ({
-        type: "function" as const,
-        function: { name: t.name, description: t.description, parameters: t.inputSchema },
-      })),
-    anthropicTools: () =>
-      all().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+    toOpenAI: () => toOpenAI(all()),
+    toAnthropic: () => toAnthropic(all()),
+    toGemini: () => toGemini(all()),
     mcpStatus() {
-      const taken = new Set(registry.keys());
+      const states: Record<string, McpStatus> = {};
+      for (const server of toolkit.mcpServers()) states[server.name] = server.status;
+      return states;
+    },
+    mcpServers() {
+      const taken = new Set<string>();
       const statuses: McpServerStatus[] = [];
       for (const hub of hubs) {
         statuses.push(...hub.status(taken));
@@ -104,15 +144,11 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       }
       return statuses;
     },
+    /** A tool's own throw rejects here; the loop turns it into an error result for the model. */
     async execute(name: string, args: Record<string, unknown>, ctx?: Context): Promise<ToolResult> {
       const tool = find(name);
       if (!tool) return { output: `Unknown tool: ${name}`, isError: true };
-      // Tools built by hand (not through defineTool) may still throw; the model sees an error result.
-      try {
-        return await tool.execute(args, ctx);
-      } catch (error) {
-        return errorResult(error);
-      }
+      return tool.execute(args ?? {}, ctx);
     },
     async close() {
       registry.clear();
@@ -120,4 +156,5 @@ export async function createToolkit(options: ToolkitOptions = {}): Promise<Toolk
       await ownHub?.close();
     },
   };
+  return toolkit;
 }

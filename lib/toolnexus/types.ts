@@ -1,3 +1,5 @@
+import type { AskOptions, ConversationOptions, ConversationStore } from "./conversations";
+
 // Wire shapes of the suspension contract (docs/suspension-contract.md). Keys are fixed across ports: never rename them.
 
 /** What a suspended tool call waits on. Absent optionals are omitted, never null. */
@@ -35,6 +37,8 @@ export interface Context {
   /** The request `answer` answers (as the tool returned it), present whenever `answer` is. */
   request?: Request;
   signal?: AbortSignal;
+  /** Milliseconds the tool may take, when its host set a limit. */
+  timeout?: number;
   /** Stable across retries and process restarts: `<runId>:<toolCallId>`. */
   idempotencyKey?: string;
 }
@@ -54,8 +58,10 @@ export interface Tool {
   name: string;
   description: string;
   inputSchema: JsonSchema;
-  /** `native`, `builtin`, or `mcp:<server>` for a tool of a connected MCP server. */
+  /** `native`, `builtin`, `mcp` (a connected MCP server's tool) or any other origin a host names. */
   source: string;
+  /** For a tool of an MCP server (`source: "mcp"`): that server's name in the config. */
+  server?: string;
   annotations?: ToolAnnotations;
   execute(args: Record<string, unknown>, ctx?: Context): Promise<ToolResult>;
 }
@@ -221,38 +227,88 @@ export type ResumableCheckpoint = Checkpoint | CheckpointParts | DeferredCheckpo
 
 // ---- Client options ---------------------------------------------------------------------------
 
-export interface Metric {
-  type: "llm" | "tool";
-  name: string;
-  durationMs: number;
-  isError: boolean;
-  pending: boolean;
-  attempt?: number;
-  usage?: Usage;
+/**
+ * What `onMetric` hears, one readable record per model call, tool call and run (the `run` record
+ * comes last). The same records feed `client.metrics()`. A suspension is `pending: true` and
+ * never an error. `attempt` (which execution of one tool call this was: 1, then 2 for the retry
+ * after an answer) is this library's addition.
+ */
+export type Metric =
+  | {
+      event: "llm";
+      model: string;
+      status: "ok" | "error";
+      ms: number;
+      promptTokens: number;
+      completionTokens: number;
+    }
+  | {
+      event: "tool";
+      tool: string;
+      source: string;
+      isError: boolean;
+      ms: number;
+      pending?: true;
+      attempt: number;
+    }
+  | {
+      event: "run";
+      model: string;
+      turns: number;
+      toolCalls: number;
+      totalTokens: number;
+      ms: number;
+      error?: string;
+    };
+
+/** What `beforeTool` may return: `result` skips the tool (a pending one suspends), `args` rewrites. */
+export interface BeforeToolOverride {
+  args?: Record<string, unknown>;
+  result?: ToolResult;
 }
 
+type Awaitable<T> = T | Promise<T>;
+
+/** Lifecycle hooks around the loop; each may be async. `turn` counts model calls from 0. */
 export interface Hooks {
-  /** Return a ToolResult (possibly a pending one) to skip the tool. */
-  beforeTool?: (event: {
-    call: ToolCall;
-    ctx: Context;
-  }) => ToolResult | undefined | Promise<ToolResult | undefined>;
-  /** Runs on resolved results only, never on a suspension. May return a replacement. */
-  afterTool?: (event: {
-    call: ToolCall;
-    result: ToolResult;
-  }) => ToolResult | undefined | Promise<ToolResult | undefined>;
-  /** May return a replacement message list for this model call only. */
+  /** Before each model call. Returned `messages`/`tools` replace the run's own, for later turns too. */
   beforeLLM?: (event: {
     messages: Message[];
+    tools: ToolSpec[];
+    model: string;
     turn: number;
-  }) => Message[] | undefined | Promise<Message[] | undefined>;
-  afterLLM?: (event: { turn: ModelTurn; turnIndex: number }) => void | Promise<void>;
+  }) => Awaitable<undefined | { messages?: Message[]; tools?: ToolSpec[] }>;
+  /** After each model call, with the turn the model produced. */
+  afterLLM?: (event: { response: ModelTurn; model: string; turn: number }) => Awaitable<void>;
+  /**
+   * Before a tool runs (not before the retry after an answer: that call was already let through).
+   * `call` and `ctx` are this library's additions.
+   */
+  beforeTool?: (event: {
+    name: string;
+    args: Record<string, unknown>;
+    id: string;
+    turn: number;
+    call: ToolCall;
+    ctx: Context;
+  }) => Awaitable<undefined | BeforeToolOverride>;
+  /** After a tool ran, on resolved results only, never on a suspension. `{ result }` replaces it. */
+  afterTool?: (event: {
+    name: string;
+    args: Record<string, unknown>;
+    result: ToolResult;
+    id: string;
+    turn: number;
+  }) => Awaitable<undefined | { result?: ToolResult }>;
 }
 
 export type WaitFor = (request: Request) => Promise<Answer>;
 
 export interface LoopOptions {
+  /** Where `ask` and `stream({ id })` keep conversations; in memory by default. */
+  store?: ConversationStore;
+  /** A deadline for each whole run (or resume) in milliseconds: past it, the run is aborted. */
+  timeoutMs?: number;
   systemPrompt?: string;
   maxTurns?: number;
   waitFor?: WaitFor;
@@ -266,6 +322,8 @@ export interface LoopOptions {
 
 export interface ToolkitLike {
   specs(): ToolSpec[];
+  /** The tool behind a name; a toolkit without it reports its tools' source as "custom". */
+  get?(name: string): Tool | undefined;
   has(name: string): boolean;
   execute(name: string, args: Record<string, unknown>, ctx?: Context): Promise<ToolResult>;
 }
@@ -298,8 +356,18 @@ export interface ResumeOptions {
 
 export interface Client {
   readonly model: string;
+  /**
+   * `run`, remembering the conversation named `id` in the client's store (none: a one-off run);
+   * with `on_text` it streams the text as it comes and still returns the whole result.
+   */
+  ask(prompt: string, options?: AskOptions): Promise<RunResult>;
+  /** The store `ask` and `stream({ id })` use: the one given as `store`, else an in-memory one. */
+  conversationStore(): ConversationStore;
+  /** Prometheus text of everything this client did so far (valid, with no samples, before any). */
+  metrics(): string;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
-  stream(prompt: string, options?: RunOptions): AsyncIterable<StreamEvent>;
+  /** With an `id`, the conversation's transcript is read first and kept once the run is done. */
+  stream(prompt: string, options?: ConversationOptions): AsyncIterable<StreamEvent>;
   resume(
     checkpoint: ResumableCheckpoint,
     answers: Answer | Answer[],

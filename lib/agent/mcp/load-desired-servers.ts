@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import { type McpServerConfig, parseMcpConfig } from "toolnexus";
+import { type McpServerConfig, validateMcpConfig } from "toolnexus";
 import { checkServerEntry } from "./library-connection";
 import type { DesiredServer, DesiredServers } from "./mcp-pool";
 
@@ -57,9 +57,9 @@ function enabledOrDisabled(
 
 /** The library's reading of the file: each server checked on its own, messages naming file and field. */
 function parseConfigFile(file: string, text: string): DesiredServers {
-  let parsed: ReturnType<typeof parseMcpConfig>;
+  let parsed: ReturnType<typeof validateMcpConfig>;
   try {
-    parsed = parseMcpConfig(text, { source: file });
+    parsed = validateMcpConfig(text, { source: file });
   } catch (error) {
     return { servers: [], configError: messageOf(error) };
   }

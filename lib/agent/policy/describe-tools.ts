@@ -16,7 +16,8 @@ export function describeToolPolicies(
         name: tool.name,
         title: tool.annotations?.title ?? tool.name,
         description: tool.description,
-        source: tool.source,
+        // An MCP tool names its server, so a deployment with several can tell them apart.
+        source: tool.server === undefined ? tool.source : `${tool.source}:${tool.server}`,
         annotations: { ...tool.annotations },
         policy: admin ?? defaultPolicy,
         defaultPolicy,

@@ -59,14 +59,15 @@ describe("withRetries around HTTP attempts", () => {
     replies = [{ status: 500 }, { status: 502 }, { status: 503 }, { text: "up again" }];
     const sleeps: number[] = [];
     expect((await retrying(sleeps).generate(input)).text).toBe("up again");
-    expect(sleeps).toEqual([75, 150, 300]);
+    // The step doubles from retryBaseMs, plus up to 100 ms of jitter (half of it here).
+    expect(sleeps).toEqual([150, 250, 450]);
   });
 
   it("falls back to its own backoff for an HTTP-date Retry-After", async () => {
     replies = [{ status: 429, headers: { "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" } }, { text: "ok" }];
     const sleeps: number[] = [];
     await retrying(sleeps).generate(input);
-    expect(sleeps).toEqual([75]);
+    expect(sleeps).toEqual([150]);
   });
 
   it("reports instead of waiting when Retry-After asks for more than a minute", async () => {
@@ -78,6 +79,26 @@ describe("withRetries around HTTP attempts", () => {
     expect(error.retryAfterMs).toBe(3_600_000);
     expect(sleeps).toEqual([]);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("lets onError fail a retryable 429 at once, or retry a 400 until the retries are spent", async () => {
+    const seen: unknown[] = [];
+    replies = [{ status: 429 }, { text: "never reached" }];
+    const failing = retrying([], {
+      onError: (info) => {
+        seen.push(info);
+        return "fail";
+      },
+    });
+    expect((await failure(failing.generate(input))).status).toBe(429);
+    expect(seen).toMatchObject([{ status: 429, attempt: 0, retryable: true }]);
+    expect(server.requests).toHaveLength(1);
+    replies = [{ status: 400 }, { status: 400 }, { status: 400 }, { text: "never reached" }];
+    const sleeps: number[] = [];
+    const retryingAll = retrying(sleeps, { retries: 2, onError: () => "retry" });
+    expect((await failure(retryingAll.generate(input))).message).toMatch(/^LLM 400: /);
+    expect(sleeps).toEqual([150, 250]);
+    expect(server.requests).toHaveLength(4);
   });
 
   it.each([400, 401, 403, 404, 422])("does not retry a %i", async (status) => {
@@ -105,7 +126,7 @@ describe("withRetries around HTTP attempts", () => {
     const parts: unknown[] = [];
     await drain(retrying(sleeps).stream(input), (part) => parts.push(part));
     expect(parts.at(-1)).toMatchObject({ type: "turn", turn: { text: "streamed" } });
-    expect(sleeps).toEqual([75]);
+    expect(sleeps).toEqual([150]);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -179,8 +200,9 @@ describe("withRetries around any driver", () => {
 });
 
 describe("retrySettings", () => {
-  it("defaults to two retries from a 250 ms step and refuses bad values", async () => {
-    expect(retrySettings()).toEqual({ retries: 2, retryBaseMs: 250 });
+  it("defaults to two retries from a 500 ms step and refuses bad values", async () => {
+    expect(retrySettings()).toEqual({ retries: 2, retryBaseMs: 500 });
+    expect(() => retrySettings({ onError: "retry" as never })).toThrow("onError must be a function");
     expect(() => retrySettings({ retries: 1.5 })).toThrow("retries must be a non-negative integer");
     expect(() => retrySettings({ retries: -1 })).toThrow("retries must be a non-negative integer");
     expect(() => retrySettings({ retryBaseMs: Number.NaN })).toThrow(
@@ -190,10 +212,17 @@ describe("retrySettings", () => {
 });
 
 describe("retryAfterMs", () => {
-  it("reads delta-seconds only", () => {
+  it("reads whole delay-seconds only, up to 2^31 - 1", () => {
     expect(retryAfterMs("3")).toBe(3000);
-    expect(retryAfterMs(" 1.5 ")).toBe(1500);
+    expect(retryAfterMs(" 7 ")).toBe(7000);
     expect(retryAfterMs("0")).toBe(0);
+    expect(retryAfterMs("2147483647")).toBe(2_147_483_647_000);
+    expect(retryAfterMs("2147483648")).toBeUndefined();
+    expect(retryAfterMs("99999999999999999999")).toBeUndefined();
+    expect(retryAfterMs(" 1.5 ")).toBeUndefined();
+    expect(retryAfterMs("+1")).toBeUndefined();
+    expect(retryAfterMs("1e3")).toBeUndefined();
+    expect(retryAfterMs(" ")).toBeUndefined();
     expect(retryAfterMs("-1")).toBeUndefined();
     expect(retryAfterMs("soon")).toBeUndefined();
     expect(retryAfterMs(null)).toBeUndefined();

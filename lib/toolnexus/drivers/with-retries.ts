@@ -2,17 +2,34 @@ import { type BackoffPolicy, backoffDelayMs } from "../backoff";
 import { ToolnexusError } from "../errors";
 import type { ModelDriver, ModelInput, ModelStreamPart, ModelTurn } from "../types";
 
+/** What `onError` hears about one failed model call. */
+export interface ErrorInfo {
+  /** What was thrown (for an HTTP failure too: a `provider:http` ToolnexusError). */
+  error?: unknown;
+  /** The HTTP status, when the provider answered. */
+  status?: number;
+  /** 0 for the first attempt. */
+  attempt: number;
+  /** Whether the default would retry it: a network failure, 429 or 5xx. */
+  retryable: boolean;
+}
+
+export type ErrorTier = "retry" | "fail";
+
 /** How a driver retries a model call that failed on the way, the same for every driver. */
 export interface RetryOptions {
   /** Extra attempts after a 429, a 5xx or a network failure. Default 2. */
   retries?: number;
-  /** First backoff step; doubles per attempt, with jitter. Default 250. */
+  /** First backoff step; doubles per attempt, plus up to 100 ms of jitter. Default 500. */
   retryBaseMs?: number;
+  /** Decides per failure; a "retry" still stops when `retries` are spent. Default: `retryable`. */
+  onError?: (info: ErrorInfo) => ErrorTier;
 }
 
 export interface RetrySettings {
   retries: number;
   retryBaseMs: number;
+  onError?: (info: ErrorInfo) => ErrorTier;
   /** Replaceable so tests can observe the chosen delays without waiting for them. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -21,20 +38,23 @@ export interface RetrySettings {
 const MAX_BACKOFF_MS = 30_000;
 // A server asking for a longer pause than this is better reported than waited on.
 const MAX_RETRY_AFTER_MS = 60_000;
-// "Equal jitter": half the step is fixed, half random, so bursts spread.
-const EQUAL_JITTER = [0.5, 1] as const;
+// The widest whole-second Retry-After every port of this API reads; beyond it, a header is noise.
+const MAX_RETRY_AFTER_SECONDS = 2_147_483_647;
 
 /** The defaults applied and the values checked; a bad value throws `config:invalid`. */
 export function retrySettings(options: RetryOptions = {}): RetrySettings {
   const retries = options.retries ?? 2;
-  const retryBaseMs = options.retryBaseMs ?? 250;
+  const retryBaseMs = options.retryBaseMs ?? 500;
   if (!Number.isInteger(retries) || retries < 0) {
     throw new ToolnexusError("config:invalid", "retries must be a non-negative integer");
   }
   if (!Number.isFinite(retryBaseMs) || retryBaseMs < 0) {
     throw new ToolnexusError("config:invalid", "retryBaseMs must be a non-negative number");
   }
-  return { retries, retryBaseMs };
+  if (options.onError !== undefined && typeof options.onError !== "function") {
+    throw new ToolnexusError("config:invalid", "onError must be a function");
+  }
+  return options.onError ? { retries, retryBaseMs, onError: options.onError } : { retries, retryBaseMs };
 }
 
 export function isRetryableStatus(status: number): boolean {
@@ -42,8 +62,9 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * The wait before attempt `attempt + 2`, or undefined when `error` is final: anything but a
- * network failure or a retryable status, the retries spent, or a Retry-After beyond a minute.
+ * The wait before attempt `attempt + 2`, or undefined when `error` is final: the retries spent,
+ * `onError` said "fail" (by default: anything but a network failure or a retryable status), or a
+ * Retry-After beyond a minute. An abort is always final.
  */
 export function retryDelayMs(
   error: unknown,
@@ -51,13 +72,17 @@ export function retryDelayMs(
   settings: RetrySettings,
   policy: BackoffPolicy = backoffPolicy(settings),
 ): number | undefined {
-  if (attempt >= settings.retries || !(error instanceof ToolnexusError)) return undefined;
-  const random = settings.random ?? Math.random;
-  if (error.code === "provider:network") return backoffDelayMs(policy, attempt, random);
-  if (error.code !== "provider:http" || error.status === undefined || !isRetryableStatus(error.status)) {
+  if (attempt >= settings.retries || !(error instanceof ToolnexusError) || error.code === "aborted") {
     return undefined;
   }
-  if (error.retryAfterMs === undefined) return backoffDelayMs(policy, attempt, random);
+  const status = error.code === "provider:http" ? error.status : undefined;
+  const retryable = error.code === "provider:network" || (status !== undefined && isRetryableStatus(status));
+  const info: ErrorInfo = { error, attempt, retryable };
+  if (status !== undefined) info.status = status;
+  const tier = settings.onError ? settings.onError(info) : retryable ? "retry" : "fail";
+  if (tier !== "retry") return undefined;
+  const backoff = backoffDelayMs(policy, attempt, settings.random ?? Math.random);
+  if (error.retryAfterMs === undefined) return backoff;
   return error.retryAfterMs > MAX_RETRY_AFTER_MS ? undefined : error.retryAfterMs;
 }
 
@@ -105,14 +130,21 @@ export function withRetries(driver: ModelDriver, settings: RetrySettings): Model
   };
 }
 
-/** A Retry-After header's pause; only the delta-seconds form, an HTTP-date falls back to our own backoff. */
+/**
+ * A Retry-After header's pause: only whole seconds (RFC 9110's delay-seconds), 0 meaning now.
+ * A fraction, a sign, an HTTP-date or a number past 2^31 - 1 is no answer, and our own backoff
+ * applies.
+ */
 export function retryAfterMs(header: string | null | undefined): number | undefined {
-  if (typeof header !== "string" || !/^\s*\d+(\.\d+)?\s*$/.test(header)) return undefined;
-  return Math.round(Number(header) * 1000);
+  if (typeof header !== "string") return undefined;
+  const text = header.trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const seconds = Number(text);
+  return seconds <= MAX_RETRY_AFTER_SECONDS ? seconds * 1000 : undefined;
 }
 
 function backoffPolicy(settings: RetrySettings): BackoffPolicy {
-  return { firstMs: settings.retryBaseMs, maxMs: MAX_BACKOFF_MS, jitter: EQUAL_JITTER };
+  return { firstMs: settings.retryBaseMs, maxMs: MAX_BACKOFF_MS, jitter: [1, 1], addedJitterMs: 100 };
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ToolnexusError } from "../errors";
-import { loadMcpConfig, parseMcpConfig, parseMcpServer } from "./config";
+import { parseMcpServer } from "./config";
+import { loadMcpConfig, validateMcpConfig } from "./config-file";
 
-describe("parseMcpConfig", () => {
+describe("validateMcpConfig", () => {
   it("normalizes stdio and HTTP entries in the format other MCP clients use", () => {
-    const parsed = parseMcpConfig({
+    const parsed = validateMcpConfig({
       mcpServers: {
         tracker: { command: "node", args: ["server.js"], env: { TOKEN: "x" }, cwd: "/srv" },
         remote: {
@@ -45,8 +46,43 @@ describe("parseMcpConfig", () => {
     ]);
   });
 
+  it("reads opencode's format: command as an array, environment, enabled, timeout, a tools filter", () => {
+    const parsed = validateMcpConfig({
+      mcp: {
+        local: {
+          type: "local",
+          command: ["npx", "-y", "server"],
+          environment: { A: "1" },
+          enabled: true,
+          timeout: 400,
+          tools: { a: true },
+        },
+        remote: { type: "remote", url: "https://mcp.example.com/mcp", enabled: false, tools: {} },
+        both: { command: "x", enabled: true, disabled: true },
+      },
+    });
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.servers).toEqual([
+      {
+        name: "local",
+        config: {
+          transport: "stdio",
+          command: "npx",
+          args: ["-y", "server"],
+          env: { A: "1" },
+          disabled: false,
+          timeoutMs: 400,
+          connectTimeoutMs: 400,
+          tools: { a: true },
+        },
+      },
+      { name: "remote", config: { transport: "http", url: "https://mcp.example.com/mcp", disabled: true } },
+      { name: "both", config: { transport: "stdio", command: "x", args: [], disabled: true } },
+    ]);
+  });
+
   it("reports a malformed entry by file and field and keeps the other servers", () => {
-    const parsed = parseMcpConfig(
+    const parsed = validateMcpConfig(
       JSON.stringify({ mcpServers: { good: { command: "node" }, bad: { command: "node", args: "x" } } }),
       { source: "/etc/mcp.json" },
     );
@@ -65,6 +101,11 @@ describe("parseMcpConfig", () => {
     [{ command: "a", shell: true }, /mcpServers\.s: Unrecognized key/],
     [{ url: "http://x/mcp", headers: { a: 1 } }, /mcpServers\.s\.headers\.a: /],
     [{ command: "a", timeoutMs: -1 }, /mcpServers\.s\.timeoutMs: /],
+    [{ command: "a", timeout: 1, timeoutMs: 1 }, /give "timeoutMs" or "timeout", not both/],
+    [{ command: "a", env: {}, environment: {} }, /give "env" or "environment", not both/],
+    [{ command: ["a", "b"], args: ["c"] }, /in "command" or in "args", not both/],
+    [{ command: [] }, /mcpServers\.s\.command: /],
+    [{ command: "a", tools: { x: "yes" } }, /mcpServers\.s\.tools\.x: /],
     ["node", /mcpServers\.s: must be an object/],
   ])("refuses %j with an error naming the field", (entry, message) => {
     const result = parseMcpServer("s", entry, { source: "cfg.json" });
@@ -79,13 +120,13 @@ describe("parseMcpConfig", () => {
   });
 
   it("throws for a file that is not a config at all, naming the file", () => {
-    expect(() => parseMcpConfig("{ nope", { source: "/x/mcp.json" })).toThrow(
+    expect(() => validateMcpConfig("{ nope", { source: "/x/mcp.json" })).toThrow(
       /^\/x\/mcp\.json: not valid JSON/,
     );
-    expect(() => parseMcpConfig({ servers: {} }, { source: "a.json" })).toThrow(
+    expect(() => validateMcpConfig({ mcpServers: [] }, { source: "a.json" })).toThrow(
       /a\.json: mcpServers: must be an object/,
     );
-    expect(() => parseMcpConfig([])).toThrow(ToolnexusError);
+    expect(() => validateMcpConfig([])).toThrow(ToolnexusError);
   });
 
   it("loads a file by path, and names a file it cannot read", async () => {

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { z } from "zod";
@@ -14,7 +13,18 @@ export interface McpStdioServerConfig {
   cwd?: string;
   disabled: boolean;
   timeoutMs?: number;
+  /** Bounds starting the server, its handshake and its listing (below the hub's own bound). */
+  connectTimeoutMs?: number;
+  /** Which of the server's tools to offer, by their own names (see `McpToolFilter`). */
+  tools?: McpToolFilter;
 }
+
+/**
+ * A per-server tool filter keyed on the server's own tool names: empty means every tool; any
+ * `true` makes it an allowlist; only `false`s make it a drop-list. Names the server does not have
+ * are ignored.
+ */
+export type McpToolFilter = Record<string, boolean>;
 
 /**
  * A server whose every user signs in on their own (the MCP authorization spec, OAuth 2.1):
@@ -45,7 +55,9 @@ export interface McpHttpServerConfig {
   headers?: Record<string, string>;
   disabled: boolean;
   timeoutMs?: number;
+  connectTimeoutMs?: number;
   oauth?: McpOAuthSettings;
+  tools?: McpToolFilter;
   /** Set by a host in code, never read from a file: see McpAuthorization. */
   authorization?: McpAuthorization;
   /**
@@ -63,35 +75,31 @@ export interface McpServerEntry {
   config: McpServerConfig;
 }
 
-/** What `createToolkit({ mcpConfig })` accepts: a path to a JSON file, or the parsed object. */
-export type McpConfigInput = string | { mcpServers: Record<string, unknown> };
-
-/** One server the config named but that cannot be used, with the reason people can act on. */
-export interface McpConfigProblem {
-  name: string;
-  error: ToolnexusError;
-}
-
-export interface ParsedMcpConfig {
-  servers: McpServerEntry[];
-  /** Servers whose own entry is malformed; the rest of the file still counts. */
-  problems: McpConfigProblem[];
-}
-
 // Server names become tool-name prefixes, so they are held to the characters tool names allow.
 const serverName = /^[A-Za-z0-9_-]{1,64}$/;
 const stringMap = z.record(z.string(), z.string());
 const timeout = z.number().int().positive().max(86_400_000);
 
+// Both formats in use are read: Claude Desktop's (`command` + `args`, `env`, `disabled`,
+// `timeoutMs`) and opencode's (`command` as one array, `environment`, `enabled`, `timeout`, a
+// `tools` filter, `type: "local" | "remote"`).
+const common = {
+  disabled: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  timeoutMs: timeout.optional(),
+  timeout: timeout.optional(),
+  tools: z.record(z.string(), z.boolean()).optional(),
+};
+
 const stdioEntry = z
   .object({
-    command: z.string().min(1),
+    command: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
     args: z.array(z.string()).optional(),
     env: stringMap.optional(),
+    environment: stringMap.optional(),
     cwd: z.string().min(1).optional(),
-    disabled: z.boolean().optional(),
-    timeoutMs: timeout.optional(),
-    type: z.literal("stdio").optional(),
+    type: z.enum(["stdio", "local"]).optional(),
+    ...common,
   })
   .strict();
 
@@ -104,8 +112,7 @@ const httpEntry = z
         "must be an http(s) URL",
       ),
     headers: stringMap.optional(),
-    disabled: z.boolean().optional(),
-    timeoutMs: timeout.optional(),
+    ...common,
     oauth: z
       .union([
         z.boolean(),
@@ -118,7 +125,7 @@ const httpEntry = z
           .strict(),
       ])
       .optional(),
-    type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
+    type: z.enum(["http", "streamable-http", "streamableHttp", "sse", "remote"]).optional(),
   })
   .strict();
 
@@ -150,13 +157,20 @@ export function parseMcpServer(
   if ("command" in entry && "url" in entry) {
     return configError(options.source, `${where}: give either "command" (stdio) or "url" (HTTP), not both`);
   }
+  for (const [one, other] of [
+    ["timeoutMs", "timeout"],
+    ["env", "environment"],
+  ]) {
+    if (one! in entry && other! in entry) {
+      return configError(options.source, `${where}: give "${one}" or "${other}", not both`);
+    }
+  }
   if ("url" in entry) {
     const parsed = httpEntry.safeParse(entry);
     if (!parsed.success) return configError(options.source, describe(parsed.error, where));
-    const { url, headers, disabled, timeoutMs, oauth } = parsed.data;
-    const config: McpHttpServerConfig = { transport: "http", url, disabled: disabled ?? false };
+    const { url, headers, oauth } = parsed.data;
+    const config: McpHttpServerConfig = { transport: "http", url, ...commonOf(parsed.data) };
     if (headers) config.headers = headers;
-    if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
     if (oauth) config.oauth = oauth === true ? {} : oauth;
     return config;
   }
@@ -165,60 +179,42 @@ export function parseMcpServer(
   }
   const parsed = stdioEntry.safeParse(entry);
   if (!parsed.success) return configError(options.source, describe(parsed.error, where));
-  const { command, args, env, cwd, disabled, timeoutMs } = parsed.data;
+  const { command, args, cwd } = parsed.data;
+  if (Array.isArray(command) && args !== undefined) {
+    return configError(options.source, `${where}: give the arguments in "command" or in "args", not both`);
+  }
+  const [program, ...rest] = Array.isArray(command) ? command : [command, ...(args ?? [])];
   const config: McpStdioServerConfig = {
     transport: "stdio",
-    command,
-    args: args ?? [],
-    disabled: disabled ?? false,
+    command: program!,
+    args: rest,
+    ...commonOf(parsed.data),
   };
+  const env = parsed.data.env ?? parsed.data.environment;
   if (env) config.env = env;
   if (cwd) config.cwd = cwd;
-  if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
   return config;
 }
 
 /**
- * Validates an MCP config (`{ mcpServers: { name: {...} } }`, the format other MCP clients use).
- * A malformed file as a whole is a ToolnexusError; a malformed server entry is reported in
- * `problems` and the other servers still count. `source` (a file path) prefixes every message.
+ * `disabled: true` wins, then `enabled: false`. Claude Desktop's `timeoutMs` bounds each call;
+ * opencode's `timeout` bounds everything asked of the server, connecting and listing included.
  */
-export function parseMcpConfig(value: unknown, options: { source?: string } = {}): ParsedMcpConfig {
-  const json = typeof value === "string" ? parseJson(value, options.source) : value;
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw configError(options.source, "an MCP config must be a JSON object with an mcpServers object");
+function commonOf(entry: {
+  disabled?: boolean | undefined;
+  enabled?: boolean | undefined;
+  timeoutMs?: number | undefined;
+  timeout?: number | undefined;
+  tools?: McpToolFilter | undefined;
+}): Pick<McpStdioServerConfig, "disabled" | "timeoutMs" | "connectTimeoutMs" | "tools"> {
+  const common: Pick<McpStdioServerConfig, "disabled" | "timeoutMs" | "connectTimeoutMs" | "tools"> = {
+    disabled: entry.disabled === true || entry.enabled === false,
+  };
+  if (entry.timeoutMs !== undefined) common.timeoutMs = entry.timeoutMs;
+  if (entry.timeout !== undefined) {
+    common.timeoutMs = entry.timeout;
+    common.connectTimeoutMs = entry.timeout;
   }
-  const servers = (json as Record<string, unknown>).mcpServers;
-  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
-    throw configError(options.source, "mcpServers: must be an object of named servers");
-  }
-  const result: ParsedMcpConfig = { servers: [], problems: [] };
-  for (const [name, entry] of Object.entries(servers)) {
-    const config = parseMcpServer(name, entry, options);
-    if (config instanceof ToolnexusError) result.problems.push({ name, error: config });
-    else result.servers.push({ name, config });
-  }
-  return result;
-}
-
-function parseJson(text: string, source: string | undefined): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw configError(source, `not valid JSON (${reason})`);
-  }
-}
-
-/** Reads a config file (or takes an object) and validates it. */
-export async function loadMcpConfig(input: McpConfigInput): Promise<ParsedMcpConfig> {
-  if (typeof input !== "string") return parseMcpConfig(input);
-  let text: string;
-  try {
-    text = await readFile(input, "utf8");
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw configError(input, `cannot read the MCP config (${reason})`);
-  }
-  return parseMcpConfig(text, { source: input });
+  if (entry.tools && Object.keys(entry.tools).length > 0) common.tools = entry.tools;
+  return common;
 }

@@ -16,6 +16,8 @@ export interface ConnectOptions {
   clientName: string;
   clientVersion: string;
   timeoutMs: number;
+  /** Gives up connecting (the host is closing): the attempt fails at once and leaves nothing running. */
+  signal?: AbortSignal;
   /** Called for every `elicitation/create` the server sends; resolves with the user's reply. */
   onElicit: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   onToolsChanged: (tools: McpTool[]) => void;
@@ -29,14 +31,21 @@ export interface OpenConnection {
   close(): Promise<void>;
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
   const expired = new Promise<never>((_, reject) => {
     // Written by this library and naming nothing remote: safe for a host to show (`expose`).
     const late = Object.assign(new Error(`${what} did not answer within ${ms} ms`), { expose: true });
     timer = setTimeout(() => reject(late), ms);
+    onAbort = () => reject(Object.assign(new Error("Connecting was given up"), { expose: true }));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([work, expired]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  });
 }
 
 function newClient(options: ConnectOptions): Client {
@@ -100,7 +109,12 @@ async function openTransport(
   if (config.transport === "stdio") {
     const client = newClient(options);
     try {
-      await withTimeout(client.connect(stdioTransport(config)), options.timeoutMs, "The server");
+      await withTimeout(
+        client.connect(stdioTransport(config)),
+        options.timeoutMs,
+        "The server",
+        options.signal,
+      );
     } catch (error) {
       // A handshake that timed out must not leave its child process behind.
       await client.close().catch(() => {});
@@ -125,6 +139,7 @@ async function openTransport(
       client.connect(new StreamableHTTPClientTransport(url, transportOptions)),
       options.timeoutMs,
       "The server",
+      options.signal,
     );
     return { client, transport: "http" };
   } catch (error) {
@@ -138,6 +153,7 @@ async function openTransport(
       sseClient.connect(new SSEClientTransport(url, transportOptions)),
       options.timeoutMs,
       "The server",
+      options.signal,
     );
   } catch {
     await sseClient.close().catch(() => {});
@@ -158,7 +174,12 @@ export async function connectServer(
     if (!closing) options.onClose();
   };
   try {
-    const tools = await listAllTools(client, options.timeoutMs);
+    const tools = await withTimeout(
+      listAllTools(client, options.timeoutMs),
+      options.timeoutMs,
+      "The server",
+      options.signal,
+    );
     return {
       client,
       transport,

@@ -57,7 +57,7 @@ describe("while the host process lives, the answer goes to the call still open",
       const halted = await client.run("go", { toolkit });
       expect(halted.suspended!.map((r) => r.kind)).toEqual(["input", "input"]);
       const [open, close] = halted.suspended!;
-      expect(toolkit.mcpStatus()[0]!.status).toBe("connected");
+      expect(toolkit.mcpServers()[0]!.status).toBe("connected");
 
       // A refused answer changes nothing: the same question is asked again, the call stays open.
       const refused = await client.resume(

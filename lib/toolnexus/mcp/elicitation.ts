@@ -3,7 +3,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/type
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { canonicalJson } from "../checkpoint";
-import { pending } from "../pending";
+import { nextRequestId, pending } from "../pending";
 import type { Answer, Request, ToolResult } from "../types";
 
 /** One question a server put to the user, in either mode; `path` says how it arrived. */
@@ -61,25 +61,43 @@ export function answeredOf(ask: Ask, reply: Reply): Answered {
     : { mode: "url", message: ask.message, path: ask.path, reply };
 }
 
-/** The suspension contract's Request for an ask (see ADR 0017 for the shape hosts can rely on). */
+/** The suspension contract's Request for an ask: a form is `input` (its schema in `data.schema`), a URL `authorization`. */
+function requestOfAsk(ask: Ask, id: string): Request {
+  return ask.mode === "form"
+    ? { id, kind: "input", prompt: ask.message, data: { schema: ask.schema } }
+    : { id, kind: "authorization", prompt: ask.message, url: ask.url };
+}
+
+/** An MCP elicitation's parameters as the Request a host's `waitFor` or inbox understands. */
+export function elicitationToRequest(params: ElicitRequest["params"]): Request {
+  const ask = askOf(params);
+  const request = requestOfAsk(ask, nextRequestId());
+  // A form without a schema asks for nothing to fill in.
+  if (ask.mode === "form" && ask.schema === undefined) delete request.data;
+  return request;
+}
+
+/** An Answer as MCP's reply: ok → accept (content = answer.data), "declined" → decline, else cancel. */
+export function answerToElicitResult(answer: Answer): ElicitResult {
+  if (answer.ok)
+    return { action: "accept", content: (answer.data ?? {}) as NonNullable<ElicitResult["content"]> };
+  return { action: answer.reason === "declined" ? "decline" : "cancel" };
+}
+
+/** The Request for an ask, carrying what a restarted host needs to replay it (see ADR 0017). */
 export function elicitationPending(
   ask: Ask,
   meta: Omit<ElicitationMeta, "mode" | "elicitationId" | "path">,
   marks: { continues?: string },
 ): ToolResult {
-  const id = `mcp-${randomUUID()}`;
   const mcp: ElicitationMeta = { ...meta, mode: ask.mode };
   if (meta.refused === undefined) delete mcp.refused;
-  const result =
+  const request = requestOfAsk(ask, `mcp-${randomUUID()}`);
+  request.data =
     ask.mode === "form"
-      ? pending({ id, kind: "input", prompt: ask.message, data: { schema: ask.schema, mcp } })
-      : pending({
-          id,
-          kind: "authorization",
-          prompt: ask.message,
-          url: ask.url,
-          data: { mcp: { ...mcp, elicitationId: ask.elicitationId, path: ask.path } },
-        });
+      ? { ...request.data, mcp }
+      : { mcp: { ...mcp, elicitationId: ask.elicitationId, path: ask.path } };
+  const result = pending(request);
   result.metadata = { ...result.metadata, resumeOnDecline: true };
   if (marks.continues !== undefined) result.metadata.continues = marks.continues;
   return result;
@@ -152,9 +170,9 @@ export function elicitationAnswerProblem(schema: Record<string, unknown>, data: 
  * does not fit the requested schema: the server must not see it.
  */
 export function replyOf(ask: Ask, answer: Answer): { reply: Reply; problem?: string } {
-  if (!answer.ok) return { reply: { action: answer.reason === "declined" ? "decline" : "cancel" } };
+  const reply = answerToElicitResult(answer);
+  if (reply.action !== "accept") return { reply };
   if (ask.mode === "url") return { reply: { action: "accept" } };
-  const content = (answer.data ?? {}) as NonNullable<ElicitResult["content"]>;
-  const problem = elicitationAnswerProblem(ask.schema, content);
-  return problem ? { reply: { action: "cancel" }, problem } : { reply: { action: "accept", content } };
+  const problem = elicitationAnswerProblem(ask.schema, reply.content);
+  return problem ? { reply: { action: "cancel" }, problem } : { reply };
 }

@@ -28,8 +28,9 @@ describe("a demo server that crashes or stalls", () => {
     expect(crashed).toMatchObject({
       isError: true,
       output: expect.stringMatching(/demo.*closed the connection/),
+      metadata: { server: "demo" },
     });
-    expect(toolkit.mcpStatus()[0]).toMatchObject({
+    expect(toolkit.mcpServers()[0]).toMatchObject({
       name: "demo",
       status: "failed",
       error: expect.stringMatching(/closed/),
@@ -41,7 +42,7 @@ describe("a demo server that crashes or stalls", () => {
       output: "back",
       isError: false,
     });
-    expect(toolkit.mcpStatus()[0]).toMatchObject({ status: "connected" });
+    expect(toolkit.mcpServers()[0]).toMatchObject({ status: "connected" });
   });
 
   it("times a silent call out after the server's timeoutMs, but not one that reports progress", async () => {
@@ -65,7 +66,7 @@ describe("servers that never become usable", () => {
       mcp: { connectTimeoutMs: 1500 },
     });
     try {
-      expect(toolkit.mcpStatus()).toEqual([
+      expect(toolkit.mcpServers()).toEqual([
         { name: "silent", status: "failed", toolCount: 0, error: "The server did not answer within 1500 ms" },
       ]);
       const pid = Number(readFileSync(pidFile, "utf8"));
@@ -93,7 +94,7 @@ describe("servers that never become usable", () => {
       },
     });
     try {
-      const [failing, closed] = toolkit.mcpStatus();
+      const [failing, closed] = toolkit.mcpServers();
       expect(failing!.error).toBe("The server answered HTTP 500");
       expect(closed!.error).toBe("Could not connect (ECONNREFUSED)");
     } finally {
@@ -112,7 +113,7 @@ describe("servers that never become usable", () => {
       mcpConfig: { mcpServers: { wrong: { url: `http://127.0.0.1:${port}/nope` } } },
     });
     try {
-      const [status] = toolkit.mcpStatus();
+      const [status] = toolkit.mcpServers();
       expect(status).toMatchObject({ name: "wrong", status: "failed" });
       expect(status!.error).toBe("The server answered HTTP 404");
     } finally {

@@ -1,8 +1,10 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { sanitize } from "../adapters";
 import { ToolnexusError } from "../errors";
 import type { Tool, ToolAnnotations } from "../types";
 import { callMcpTool } from "./call-tool";
-import { loadMcpConfig, type McpConfigInput, type McpServerConfig } from "./config";
+import type { McpServerConfig, McpToolFilter } from "./config";
+import { loadMcpConfig, type McpConfigInput } from "./config-file";
 import { ParkedCalls } from "./parked-calls";
 import { type McpHubOptions, McpServerConnection } from "./server";
 
@@ -19,9 +21,16 @@ export interface McpServerStatus {
   needsAuthorization?: true;
 }
 
+/** The tools a server's filter lets through (see `McpToolFilter`). */
+function offered(tools: McpTool[], filter: McpToolFilter | undefined): McpTool[] {
+  if (!filter) return tools;
+  const allowlist = Object.values(filter).includes(true);
+  return tools.filter((tool) => (allowlist ? filter[tool.name] === true : filter[tool.name] !== false));
+}
+
 /** `<server>_<tool>`, with every character outside `[A-Za-z0-9_-]` replaced by `_`. */
 export function mcpToolName(server: string, tool: string): string {
-  return `${server}_${tool}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  return sanitize(`${server}_${tool}`);
 }
 
 function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
@@ -46,6 +55,8 @@ export interface McpHub {
   /** MCP tools in config order; `reserved` names (native tools) win over MCP ones. */
   tools(reserved?: ReadonlySet<string>): Tool[];
   status(reserved?: ReadonlySet<string>): McpServerStatus[];
+  /** What each connected server lists, under its own names, before any filter. */
+  listed(): Record<string, McpTool[]>;
   /** Adds (or replaces) a server at run time and connects it. */
   addServer(name: string, config: McpServerConfig): Promise<McpServerStatus>;
   removeServer(name: string): Promise<void>;
@@ -82,7 +93,8 @@ export function createMcpHub(
       name: mcpToolName(server.name, mcpTool.name),
       description: mcpTool.description ?? mcpTool.title ?? mcpTool.name,
       inputSchema: mcpTool.inputSchema as Record<string, unknown>,
-      source: `mcp:${server.name}`,
+      source: "mcp",
+      server: server.name,
       execute: (args, ctx) => callMcpTool(target, args, ctx),
     };
     const annotations = annotationsOf(mcpTool);
@@ -96,7 +108,7 @@ export function createMcpHub(
     const result: ToolList = { tools: [], duplicates: new Map() };
     for (const server of servers.values()) {
       if (server.state === "disabled") continue;
-      for (const mcpTool of server.tools) {
+      for (const mcpTool of offered(server.tools, server.config.tools)) {
         const tool = toolOf(server, mcpTool);
         if (taken.has(tool.name)) {
           result.duplicates.set(server.name, [...(result.duplicates.get(server.name) ?? []), tool.name]);
@@ -113,7 +125,10 @@ export function createMcpHub(
     const status: McpServerStatus = {
       name: server.name,
       status: server.state === "connecting" ? "failed" : server.state,
-      toolCount: server.state === "disabled" ? 0 : server.tools.length - (duplicates?.length ?? 0),
+      toolCount:
+        server.state === "disabled"
+          ? 0
+          : offered(server.tools, server.config.tools).length - (duplicates?.length ?? 0),
     };
     if (server.transport && server.state !== "disabled") status.transport = server.transport;
     if (server.state === "connecting") status.error = "Still connecting";
@@ -137,6 +152,12 @@ export function createMcpHub(
     status(reserved) {
       const { duplicates } = list(reserved);
       return [...servers.values()].map((server) => statusOf(server, duplicates.get(server.name)));
+    },
+    listed() {
+      const listed: Record<string, McpTool[]> = {};
+      for (const server of servers.values())
+        if (server.state === "connected") listed[server.name] = server.tools;
+      return listed;
     },
     async addServer(name, config) {
       if (closed) throw new ToolnexusError("config:invalid", "This MCP hub is closed");

@@ -56,7 +56,8 @@ export function toToolResult(
       ? [text, JSON.stringify(structured)].filter(Boolean).join("\n")
       : text;
   const toolResult: ToolResult = { output, isError: result.isError === true };
-  toolResult.metadata = { mcp: { server: source.server, tool: source.tool } };
+  // `server` where the reference port puts it; `mcp` says which tool of it answered.
+  toolResult.metadata = { server: source.server, mcp: { server: source.server, tool: source.tool } };
   if (hasStructured) toolResult.metadata.structuredContent = structured;
   return toolResult;
 }
@@ -85,14 +86,22 @@ export function urlElicitationOf(error: unknown): Ask | undefined {
 export function callFailure(error: unknown, server: string, timeoutMs?: number): ToolResult {
   if (error instanceof McpError) {
     if (error.code === ErrorCode.ConnectionClosed) {
-      return { output: `MCP server "${server}" closed the connection during the call`, isError: true };
+      return {
+        output: `MCP server "${server}" closed the connection during the call`,
+        isError: true,
+        metadata: { server },
+      };
     }
     if (error.code === ErrorCode.RequestTimeout) {
       // Our own inactivity timer ends a call through the SDK, which reports it as this code.
       const limit = timeoutMs === undefined ? "in time" : `within ${timeoutMs} ms`;
-      return { output: `MCP server "${server}" did not answer ${limit}`, isError: true };
+      return {
+        output: `MCP server "${server}" did not answer ${limit}`,
+        isError: true,
+        metadata: { server },
+      };
     }
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { output: `MCP server "${server}": ${message}`, isError: true };
+  return { output: `MCP server "${server}": ${message}`, isError: true, metadata: { server } };
 }

@@ -39,6 +39,8 @@ export class McpServerConnection {
   /** The call holding the lane; MCP does not say which call an elicitation belongs to. */
   private active: LiveCall | undefined;
   private closed = false;
+  /** Aborted on close, so a connect in flight gives up rather than holding close() up. */
+  private readonly stop = new AbortController();
 
   constructor(
     readonly name: string,
@@ -71,7 +73,11 @@ export class McpServerConnection {
       const open = await connectServer(this.config, {
         clientName: this.options.clientName,
         clientVersion: this.options.clientVersion,
-        timeoutMs: this.options.connectTimeoutMs,
+        timeoutMs: Math.min(
+          this.options.connectTimeoutMs,
+          this.config.connectTimeoutMs ?? Number.POSITIVE_INFINITY,
+        ),
+        signal: this.stop.signal,
         onElicit: (params, signal) => this.routeElicitation(params, signal),
         onToolsChanged: (tools) => {
           this.tools = tools;
@@ -165,6 +171,7 @@ export class McpServerConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stop.abort();
     const open = this.open;
     this.open = undefined;
     await this.connecting?.catch(() => {});

@@ -44,20 +44,21 @@ describe.each([
 
   it("lists every tool as <server>_<tool> with its schema, description, source and annotations", () => {
     const expected = transport === "stdio" ? "stdio" : "http";
-    expect(toolkit.mcpStatus()).toEqual([
+    expect(toolkit.mcpServers()).toEqual([
       { name: "demo", status: "connected", transport: expected, toolCount: 10 },
       { name: "everything", status: "connected", transport: expected, toolCount: expect.any(Number) },
     ]);
     const byName = new Map(toolkit.tools().map((tool) => [tool.name, tool]));
     expect(byName.get("demo_list_tickets")).toMatchObject({
-      source: "mcp:demo",
+      source: "mcp",
+      server: "demo",
       description: expect.stringContaining("List the tracker's tickets"),
       annotations: { title: "List tickets", readOnlyHint: true, openWorldHint: false },
       inputSchema: { type: "object", properties: { status: { enum: ["open", "closed", "all"] } } },
     });
     expect(byName.get("demo_delete_ticket")?.annotations).toMatchObject({ destructiveHint: true });
     // Characters outside [A-Za-z0-9_-] never reach a tool name; "-" is allowed and kept.
-    expect(byName.get("everything_get-sum")).toMatchObject({ source: "mcp:everything" });
+    expect(byName.get("everything_get-sum")).toMatchObject({ source: "mcp", server: "everything" });
     expect(byName.has("everything_trigger-elicitation-request")).toBe(true);
     expect(byName.has("everything_trigger-url-elicitation")).toBe(true);
     // Sampling and roots are not advertised, so the reference server leaves those tools out.
@@ -70,6 +71,7 @@ describe.each([
     expect(await toolkit.execute("everything_echo", { message: "hello" })).toMatchObject({
       output: "Echo: hello",
       isError: false,
+      metadata: { server: "everything", mcp: { server: "everything", tool: "echo" } },
     });
     const sum = await toolkit.execute("everything_get-sum", { a: 2, b: 3 });
     expect(sum.output).toContain("5");
@@ -96,7 +98,7 @@ describe("MCP servers that misbehave", () => {
       mcpConfig: { mcpServers: { old: { url: `http://127.0.0.1:${demoSse.port}/mcp` } } },
     });
     try {
-      expect(toolkit.mcpStatus()).toEqual([
+      expect(toolkit.mcpServers()).toEqual([
         { name: "old", status: "connected", transport: "sse", toolCount: 10 },
       ]);
       expect(await toolkit.execute("old_echo", { text: "over sse" })).toMatchObject({ output: "over sse" });
@@ -119,7 +121,7 @@ describe("MCP servers that misbehave", () => {
       },
     });
     try {
-      const status = toolkit.mcpStatus();
+      const status = toolkit.mcpServers();
       expect(status.map((s) => [s.name, s.status, s.toolCount])).toEqual([
         ["gone", "failed", 0],
         ["nothing", "failed", 0],
@@ -139,7 +141,7 @@ describe("MCP servers that misbehave", () => {
     }
   });
 
-  it("keeps the first of two tools with the same name and reports the other", async () => {
+  it("lets an MCP tool win over a native one of the same name, and keeps the first of two MCP tools", async () => {
     const clash = defineTool({ name: "demo_echo", description: "native echo", run: () => "native" });
     const toolkit = await createToolkit({
       extraTools: [clash],
@@ -151,14 +153,16 @@ describe("MCP servers that misbehave", () => {
       },
     });
     try {
-      expect(await toolkit.execute("demo_echo", { text: "x" })).toMatchObject({ output: "native" });
-      expect(toolkit.mcpStatus()[0]).toMatchObject({ name: "demo", toolCount: 9, duplicates: ["demo_echo"] });
+      expect(await toolkit.execute("demo_echo", { text: "x" })).toMatchObject({ output: "x" });
+      expect(toolkit.get("demo_echo")?.source).toBe("mcp");
+      expect(toolkit.mcpServers()[0]).toMatchObject({ name: "demo", toolCount: 10 });
+      expect(toolkit.mcpServers()[0]!.duplicates).toBeUndefined();
       // A tool the second server adds at run time: "demo_list" + "tickets" is named like
       // "demo" + "list_tickets"; the list_changed notification brings it in, and it loses.
       await toolkit.execute("demo_list_add_tool", { name: "tickets" });
       await toolkit.execute("demo_list_add_tool", { name: "sum.of/all" });
       await expect.poll(() => toolkit.has("demo_list_sum_of_all")).toBe(true);
-      expect(toolkit.mcpStatus()[1]).toMatchObject({
+      expect(toolkit.mcpServers()[1]).toMatchObject({
         name: "demo_list",
         toolCount: 11,
         duplicates: ["demo_list_tickets"],
@@ -167,8 +171,8 @@ describe("MCP servers that misbehave", () => {
         toolkit
           .tools()
           .filter((t) => t.name === "demo_list_tickets")
-          .map((t) => t.source),
-      ).toEqual(["mcp:demo"]);
+          .map((t) => t.server),
+      ).toEqual(["demo"]);
       expect(await toolkit.execute("demo_list_sum_of_all", {})).toMatchObject({ output: "sum.of/all ran" });
     } finally {
       await toolkit.close();

@@ -4,13 +4,48 @@ import { createHttpDriver, type WireStyle } from "./http-driver";
 
 describe("createHttpDriver configuration", () => {
   const base = { baseUrl: "http://127.0.0.1:9/v1", style: "openai" as const, model: "m", apiKey: "k" };
-  it("refuses a missing or blank API key", async () => {
-    expect(await thrownCode(() => createHttpDriver({ ...base, apiKey: undefined }))).toBe(
-      "config:missing_api_key",
-    );
-    expect(await thrownCode(() => createHttpDriver({ ...base, apiKey: "  " }))).toBe(
-      "config:missing_api_key",
-    );
+  it("refuses each call without an API key, given or in the environment", async () => {
+    const saved = { ...process.env };
+    for (const name of ["OPENROUTER_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"])
+      delete process.env[name];
+    try {
+      for (const apiKey of [undefined, "  "]) {
+        const driver = createHttpDriver({ ...base, apiKey });
+        expect(await thrownCode(() => driver.generate({ model: "m", messages: [], tools: [] }))).toBe(
+          "config:missing_api_key",
+        );
+      }
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("takes the key from the environment when none is given", async () => {
+    const seen: string[] = [];
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      seen.push(
+        new Headers(init?.headers).get("x-api-key") ?? new Headers(init?.headers).get("authorization") ?? "",
+      );
+      return new Response(JSON.stringify({ content: [{ type: "text", text: "ok" }], usage: {} }), {
+        status: 200,
+      });
+    };
+    const saved = { ...process.env };
+    process.env.OPENROUTER_API_KEY = "";
+    process.env.ANTHROPIC_API_KEY = "from-env";
+    process.env.OPENAI_API_KEY = "not-this-one";
+    try {
+      const driver = createHttpDriver({
+        ...base,
+        style: "anthropic",
+        apiKey: undefined,
+        fetch: fetch as typeof globalThis.fetch,
+      });
+      await driver.generate({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [] });
+      expect(seen).toEqual(["from-env"]);
+    } finally {
+      process.env = saved;
+    }
   });
 
   it("refuses an unknown wire style", async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { callDriver, weatherInput } from "../../testing/call-driver";
 import { useStubLlmServer } from "../../testing/use-stub-llm-server";
 import { createHttpDriver, type WireStyle } from "./http-driver";
@@ -53,6 +53,7 @@ describe.each(["openai", "anthropic"] as const)("createHttpDriver, %s style", (s
               },
             },
           ],
+          tool_choice: "auto",
           ...(mode === "sse" ? { stream: true, stream_options: { include_usage: true } } : {}),
         });
       } else {
@@ -79,6 +80,39 @@ describe.each(["openai", "anthropic"] as const)("createHttpDriver, %s style", (s
       }
     });
   }
+
+  it("merges requestParams into every body (they win), then lets bodyTransform have it last", async () => {
+    stub.reply = () => ({ text: "ok" });
+    stub.server.requests.length = 0;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const shaped = createHttpDriver({
+        baseUrl: stub.server.baseUrl(style),
+        style,
+        model: "test-model",
+        apiKey: "sk-test",
+        requestParams: { temperature: 0.2, max_tokens: 77, messages: [], tools: [], stream: true },
+        bodyTransform: (body) => {
+          body.seen = Object.keys(body).includes("temperature");
+          delete body.temperature;
+          return body;
+        },
+      });
+      expect(warn).toHaveBeenCalledTimes(3);
+      await callDriver("json", shaped);
+      await callDriver("sse", shaped);
+      const [json, sse] = stub.server.requests;
+      for (const request of [json!, sse!]) {
+        expect(request.body).toMatchObject({ max_tokens: 77, seen: true, model: "test-model" });
+        expect(request.body).not.toHaveProperty("temperature");
+        expect((request.body as { messages: unknown[] }).messages.length).toBeGreaterThan(0);
+      }
+      expect(json!.body).not.toHaveProperty("stream");
+      expect(sse!.body).toMatchObject({ stream: true });
+    } finally {
+      warn.mockRestore();
+    }
+  });
 
   it("sends a balanced transcript with both tool results of a turn", async () => {
     stub.reply = () => ({ text: "Oslo 3°C, Rome 18°C." });

@@ -26,6 +26,27 @@ export interface HttpDriverOptions extends RetryOptions {
   timeoutMs?: number;
   /** Anthropic's required `max_tokens`. Default 4096. */
   maxTokens?: number;
+  /**
+   * Top-level keys merged into every request body after it is built (a key here wins, e.g.
+   * `max_tokens` or `temperature`). `messages`, `tools` and `stream` are the loop's own and are
+   * ignored with a warning; rewrite those in `bodyTransform`.
+   */
+  requestParams?: Record<string, unknown>;
+  /** Gets every assembled body last, just before it is sent; returns the body to send (or nothing to keep it). */
+  bodyTransform?: (body: Record<string, unknown>) => Record<string, unknown> | undefined;
+}
+
+const LOOP_KEYS = new Set(["messages", "tools", "stream"]);
+
+/** `requestParams` as they apply: the loop's own keys dropped, once, with a warning. */
+function requestParamsOf(params: Record<string, unknown> | undefined): [string, unknown][] {
+  const kept: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (LOOP_KEYS.has(key))
+      console.warn(`[toolnexus] requestParams key "${key}" is not allowed — ignored (use bodyTransform)`);
+    else kept.push([key, value]);
+  }
+  return kept;
 }
 
 const WIRES: Record<WireStyle, WireFormat> = { openai: openAiWire, anthropic: anthropicWire };
@@ -34,23 +55,40 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
   const settings = validate(options);
   const wire = WIRES[options.style];
   const url = wire.endpoint(options.baseUrl);
-  const headers = { ...wire.headers(options.apiKey!), ...lowerCaseKeys(options.headers) };
+  const apiKey = apiKeyOf(options);
+  const headers = apiKey === undefined ? {} : { ...wire.headers(apiKey), ...lowerCaseKeys(options.headers) };
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const params = requestParamsOf(options.requestParams);
+  const { bodyTransform } = options;
+  const bodyOf = (input: ModelInput, stream: boolean): Record<string, unknown> => {
+    const body = wire.body(withModel(input, options.model), { stream, maxTokens: settings.maxTokens });
+    for (const [key, value] of params) body[key] = value;
+    return bodyTransform?.(body) || body;
+  };
 
-  const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> =>
-    openResponse({
+  const send = (input: ModelInput, stream: boolean): Promise<OpenResponse> => {
+    if (apiKey === undefined) {
+      // Refused at the call, not when the client is made: a client is useful without a model
+      // (its conversation store, its metrics), as in the reference port.
+      return Promise.reject(
+        new ToolnexusError(
+          "config:missing_api_key",
+          "No API key: set apiKey or OPENROUTER_API_KEY / OPENAI_API_KEY / ANTHROPIC_API_KEY",
+        ),
+      );
+    }
+    return openResponse({
       url,
       init: {
         method: "POST",
         headers,
-        body: JSON.stringify(
-          wire.body(withModel(input, options.model), { stream, maxTokens: settings.maxTokens }),
-        ),
+        body: JSON.stringify(bodyOf(input, stream)),
       },
       fetch: fetchFn,
       timeoutMs: settings.timeoutMs,
       signal: input.signal,
     });
+  };
 
   // One attempt per call; withRetries decides whether a failed one is tried again.
   const driver: ModelDriver = {
@@ -115,10 +153,22 @@ function withModel(input: ModelInput, fallback: string): ModelInput {
   return input.model ? input : { ...input, model: fallback };
 }
 
+/** The key given, else the environment's: OpenRouter's, then the style's own, then the other's. */
+function apiKeyOf(options: HttpDriverOptions): string | undefined {
+  const env = process.env;
+  const candidates =
+    options.apiKey !== undefined
+      ? [options.apiKey]
+      : [
+          env.OPENROUTER_API_KEY,
+          options.style === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY,
+          env.OPENAI_API_KEY,
+          env.ANTHROPIC_API_KEY,
+        ];
+  return candidates.find((key): key is string => typeof key === "string" && key.trim() !== "");
+}
+
 function validate(options: HttpDriverOptions) {
-  if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
-    throw new ToolnexusError("config:missing_api_key", "An API key is required to call the model provider");
-  }
   if (!Object.hasOwn(WIRES, options.style)) {
     throw new ToolnexusError(
       "config:unknown_style",

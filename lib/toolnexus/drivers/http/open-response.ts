@@ -58,15 +58,11 @@ export async function openResponse(options: OpenResponseOptions): Promise<OpenRe
   }
   live.close();
   const retryAfter = retryAfterMs(response.headers.get("retry-after"));
-  throw new ToolnexusError(
-    "provider:http",
-    `Provider responded with HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`,
-    {
-      status: response.status,
-      body: excerpt,
-      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
-    },
-  );
+  throw new ToolnexusError("provider:http", `LLM ${response.status}: ${excerpt}`, {
+    status: response.status,
+    body: excerpt,
+    ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+  });
 }
 
 interface Attempt {

@@ -80,6 +80,7 @@ export const openAiWire: WireFormat = {
         type: "function",
         function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
       }));
+      body.tool_choice = "auto";
     }
     if (options.stream) {
       body.stream = true;
