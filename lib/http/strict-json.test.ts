@@ -28,6 +28,10 @@ describe("parseStrictJson", () => {
       issue: { path: "/data/x/1/a" },
     });
     expect(parseStrictJson('{"d":{"a/b~":1,"a/b~":2}}')).toMatchObject({ issue: { path: "/d/a~1b~0" } });
+    // Escaped quotes and backslashes inside keys and values do not end them early.
+    expect(parseStrictJson(String.raw`{"q\"":"\\","q\"":1}`)).toMatchObject({ issue: { path: '/q"' } });
+    expect(parseStrictJson(String.raw`{"b\\":"\"}{","b\\":1}`)).toMatchObject({ issue: { path: "/b\\" } });
+    expect(parseStrictJson(String.raw`{"b\\":1,"b":2}`)).toMatchObject({ status: "ok" });
     // The same key in different objects is fine.
     expect(parseStrictJson('{"a":{"a":1},"b":{"a":1}}')).toMatchObject({ status: "ok" });
   });
