@@ -45,8 +45,37 @@ class HeldBodyRequest extends IncomingMessage {
   }
 }
 
+/** How long, and for how many more bytes, a refused client is read after its answer. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 2 * MAX_BODY_BYTES;
+
+/**
+ * Closes the connection of a refused body without resetting it under the answer. A socket
+ * destroyed while the client still sends is reset, and a reset drops whatever the client had
+ * not read yet, the 413 included. So, as web servers' "lingering close" does, the answer is
+ * followed by the end of the write side, and what still arrives is read and dropped until the
+ * client stops, LINGER_MS pass or LINGER_BYTES more have come, whichever is first.
+ * @param {import("node:net").Socket} socket
+ */
+function closeAfterAnswer(socket) {
+  // Node's server calls destroySoon once a `Connection: close` response is finished.
+  socket.destroySoon = () => {
+    socket.end();
+    const readBefore = socket.bytesRead;
+    const stop = () => socket.destroy();
+    const timer = setTimeout(stop, LINGER_MS);
+    timer.unref();
+    socket.on("data", () => {
+      if (socket.bytesRead - readBefore > LINGER_BYTES) stop();
+    });
+    socket.once("end", stop);
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
 /** @param {import("node:http").ServerResponse} res */
 function refuseTooLarge(res) {
+  closeAfterAnswer(res.socket);
   const body = JSON.stringify({ ...BODY_TOO_LARGE, issues: [] });
   res.writeHead(BODY_TOO_LARGE.status, {
     "Content-Type": "application/json",
