@@ -27,13 +27,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const refused = checkActionOrigin(request) ?? (await checkRequestBody(request));
   if (refused) {
-    return withHeaders(
-      // The same shape as every error of the app and the API: { code, status, message, issues }.
-      NextResponse.json(
-        { code: refused.code, status: refused.status, message: refused.message, issues: [] },
-        { status: refused.status },
-      ),
-    );
+    return withHeaders(NextResponse.json(refused, { status: refused.status }));
   }
 
   const requestHeaders = new Headers(request.headers);

@@ -1,16 +1,18 @@
 // The production server entry: `node server.mjs` (PORT, default 3000; HOSTNAME, default all
-// interfaces). It is `next start` plus two steps Next cannot do by itself. First, deciding, from
+// interfaces). It is `next start` plus three steps Next cannot do by itself. First, deciding, from
 // the socket's peer address, whether a request's X-Forwarded-* headers come from a configured
 // proxy (TOOLNEXUS_TRUSTED_PROXIES) and may be believed. Next reads those headers for the
 // server-action origin check and the app for the client's address; a client that is not a
 // trusted proxy could otherwise claim any host or address. See
 // docs/decisions/0025-security-headers-sessions-and-forwarded-trust.md. Second, answering the
 // live streams beside Next's request pipeline, which holds too much per open response for
-// thousands of them (docs/decisions/0041-live-streams-are-served-beside-next.md).
-import { createServer } from "node:http";
+// thousands of them (docs/decisions/0041-live-streams-are-served-beside-next.md). Third,
+// and before either: keeping every request body within the 1 MB limit by counting it as it
+// arrives, before Next buffers any of it (docs/decisions/0057-request-bodies-are-counted-and-json-is-strict.md).
 import next from "next";
 import { serveDirectly } from "./lib/http/direct-routes.mjs";
 import { applyForwardedTrust, parseTrustedProxies } from "./lib/http/forwarded-trust.mjs";
+import { createBodyLimitedServer } from "./lib/http/limited-server.mjs";
 import { drainOnTerminate } from "./lib/http/server-draining.mjs";
 
 // Marks this process as started by the production entry; the app warns at start when a
@@ -24,7 +26,7 @@ const app = next({ dev: false, dir: import.meta.dirname, port, ...(hostname ? { 
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createServer((req, res) => {
+const server = createBodyLimitedServer((req, res) => {
   applyForwardedTrust(req, trusted);
   // The live streams, once the app has started, are answered beside Next (ADR 0041).
   if (serveDirectly(req, res)) return;

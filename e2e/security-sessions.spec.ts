@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -96,6 +97,118 @@ test("an admin signs a user out everywhere from /admin/users", async ({ signInAs
   // The admin's own session is untouched.
   await admin.page.goto("/admin/users");
   await expect(admin.page.getByRole("heading", { name: "Admin", level: 1 })).toBeVisible();
+});
+
+/**
+ * One POST sent chunked (no Content-Length) in 64 KB pieces, as a client that never declares a
+ * length does; resolves with the status and the body (JSON when it is JSON) once the answer is in.
+ */
+function postChunked(url: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const request = http.request(url, { method: "POST", headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      res.on("end", () => {
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {}
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    request.on("error", reject);
+    const bytes = Buffer.from(body);
+    let sent = 0;
+    const write = () => {
+      while (sent < bytes.length) {
+        const piece = bytes.subarray(sent, sent + 64 * 1024);
+        sent += piece.length;
+        if (!request.write(piece)) return void request.once("drain", write);
+      }
+      request.end();
+    };
+    write();
+  });
+}
+
+test("the production entry counts chunked bodies: 5 MB on the API or a server action is 413, repeated keys and deep nesting 400, and nothing changes", async ({
+  signInAs,
+  createUser,
+  db,
+  baseURL,
+}) => {
+  const admin = await signInAs("admin");
+  const cookie = (await admin.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const target = await createUser("user");
+  // Server-only modules: loaded in the worker, which resolves them as Next's server does.
+  const { mintApiToken } = await import("@/lib/auth/api-token-auth");
+  const { createApiToken } = await import("@/lib/db/api-tokens");
+  const minted = mintApiToken();
+  await createApiToken({
+    db,
+    userId: target.id,
+    name: "e2e",
+    scopes: ["requests:write"],
+    expiresAt: null,
+    limit: 20,
+    ...minted,
+  });
+  const tooLarge = {
+    code: "bad_request:body_too_large",
+    status: 413,
+    message: "The request body is larger than the 1 MB limit.",
+    issues: [],
+  };
+  let deep: Record<string, unknown> = {};
+  for (let i = 0; i < 2_000; i += 1) deep = { a: deep };
+  const pointer = (prefix: string, levels: number) => `${prefix}/${Array(levels).fill("a").join("/")}`;
+
+  const api = (body: string) =>
+    postChunked(`${baseURL}/api/v1/requests`, body, {
+      authorization: `Bearer ${minted.token}`,
+      "content-type": "application/json",
+    });
+  const pad = "x".repeat(5 * 1024 * 1024);
+  expect(await api(JSON.stringify({ kind: "approval", prompt: "Big?", data: { pad } }))).toEqual({
+    status: 413,
+    body: tooLarge,
+  });
+  expect(await api(JSON.stringify({ kind: "approval", prompt: "Deep?", data: deep }))).toMatchObject({
+    status: 400,
+    body: { code: "bad_request:input", issues: [{ path: pointer("/data", 63) }] },
+  });
+  expect(await api('{"kind":"approval","prompt":"Ship?","data":{"env":"a","env":"b"}}')).toMatchObject({
+    status: 400,
+    body: { code: "bad_request:input", issues: [{ path: "/data/env" }] },
+  });
+  expect(await db.request.count({ where: { ownerId: target.id } })).toBe(0);
+
+  const action = (body: string) =>
+    postChunked(`${baseURL}/admin/users`, body, {
+      "next-action": actionId("signOutUserEverywhereAction"),
+      "content-type": "text/plain;charset=UTF-8",
+      cookie,
+      origin: baseURL!,
+    });
+  expect(await action(JSON.stringify([{ userId: target.id, pad }]))).toEqual({ status: 413, body: tooLarge });
+  expect(await action(JSON.stringify([{ userId: target.id, deep }]))).toMatchObject({
+    status: 400,
+    body: { issues: [{ path: pointer("/0/deep", 62) }] },
+  });
+  expect(await action(`[{"userId":"nobody","userId":"${target.id}"}]`)).toMatchObject({
+    status: 400,
+    body: { issues: [{ path: "/0/userId", message: "repeats a key of the same object" }] },
+  });
+  const versionOf = async () =>
+    (await db.user.findUniqueOrThrow({ where: { id: target.id }, select: { sessionVersion: true } }))
+      .sessionVersion;
+  expect(await versionOf()).toBe(0);
+  // A well-formed chunked call still goes through, whole.
+  expect((await action(JSON.stringify([{ userId: target.id }]))).status).toBe(200);
+  expect(await versionOf()).toBe(1);
 });
 
 test("a server action from another origin is refused even with a matching X-Forwarded-Host", async ({

@@ -129,4 +129,27 @@ describe("answer limits", () => {
     );
     expect(isAppError(error, "bad_request:input")).toBe(true);
   });
+
+  it("refuses data nested past 64 levels, accepted or declined, naming the path, and takes 64", () => {
+    const nested = (levels: number) => {
+      let value: Record<string, unknown> = {};
+      for (let i = 1; i < levels; i += 1) value = { a: value };
+      return value;
+    };
+    for (const ok of [true, false]) {
+      // 100,000 levels overflow a recursive walk (JSON.stringify); the check must come first.
+      for (const levels of [65, 2_000, 100_000]) {
+        const error = errorOf(() =>
+          validateAnswer({ request: approval, answer: { ok, data: nested(levels) } }),
+        );
+        const path = `/data/${Array(64).fill("a").join("/")}`;
+        expect(isAppError(error, "bad_request:input")).toBe(true);
+        expect(error).toMatchObject({
+          message: `An answer's data is nested deeper than 64 levels (at ${path}).`,
+          issues: [{ path, message: "is nested deeper than 64 levels" }],
+        });
+      }
+    }
+    expect(validateAnswer({ request: approval, answer: { ok: true, data: nested(64) } }).ok).toBe(true);
+  });
 });

@@ -7,6 +7,7 @@ import {
   formatKilobytes,
 } from "@/lib/domain/answer-limits";
 import { AppError, type FieldIssue } from "@/lib/errors";
+import { jsonDepthIssue } from "@/lib/http/strict-json";
 import type { Answer, Request } from "@/lib/toolnexus/types";
 import type { SubmittedAnswer } from "./engine-types";
 
@@ -43,6 +44,15 @@ function checkLimits(submitted: SubmittedAnswer): void {
     throw new AppError("bad_request:input", {
       message: `A reason can be at most ${DECLINE_REASON_MAX_CHARS.toLocaleString("en")} characters; this one has ${[...reason].length.toLocaleString("en")}.`,
       issues: [{ path: "/data/reason", message: `must be at most ${DECLINE_REASON_MAX_CHARS} characters` }],
+    });
+  }
+  // Before anything walks the data: a value nested thousands deep overflows recursive walkers.
+  const deep = jsonDepthIssue(submitted.data);
+  if (deep) {
+    const path = `/data${deep.path === "/" ? "" : deep.path}`;
+    throw new AppError("bad_request:input", {
+      message: `An answer's data ${deep.message} (at ${path}).`,
+      issues: [{ path, message: deep.message }],
     });
   }
   const bytes = answerDataBytes(submitted.data);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkActionOrigin } from "./action-origin";
-import { checkRequestBody, MAX_BODY_BYTES } from "./request-body-check";
+import { MAX_BODY_BYTES } from "./body-limit.mjs";
+import { checkRequestBody } from "./request-body-check";
 
 function action(headers: Record<string, string>, body = "[]"): Request {
   return new Request("http://app.example/inbox", {
@@ -68,6 +69,45 @@ describe("checkRequestBody", () => {
     const refused = await checkRequestBody(action({}, '[{"requestId": '));
     expect(refused?.status).toBe(400);
     expect(refused?.message).toMatch(/^The request body is not valid JSON \(.+\)\.$/);
+  });
+
+  it("counts every body while reading it, not only actions': a chunked sign-in form over 1 MB is 413", async () => {
+    const piece = new TextEncoder().encode(`password=${"x".repeat(64 * 1024)}`);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      // 5 MB in all: a check that reads everything fails the assertions below instead of hanging.
+      pull(controller) {
+        if (pulled >= 5 * 1024 * 1024) return controller.close();
+        pulled += piece.length;
+        controller.enqueue(piece);
+      },
+    });
+    const request = new Request("http://app.example/api/auth/callback/credentials", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(await checkRequestBody(request)).toEqual({
+      code: "bad_request:body_too_large",
+      status: 413,
+      message: "The request body is larger than the 1 MB limit.",
+      issues: [],
+    });
+    expect(pulled).toBeLessThan(MAX_BODY_BYTES + 4 * piece.length);
+  });
+
+  it("refuses an action body with a repeated key or nested past 64 levels, naming the path", async () => {
+    expect(await checkRequestBody(action({}, '[{"requestId":"r1","requestId":"r2"}]'))).toEqual({
+      code: "bad_request:input",
+      status: 400,
+      message: 'The request body repeats the key "requestId" in one object (at /0/requestId).',
+      issues: [{ path: "/0/requestId", message: "repeats a key of the same object" }],
+    });
+    const deep = await checkRequestBody(action({}, `[${"[".repeat(2_000)}${"]".repeat(2_000)}]`));
+    expect(deep?.issues).toEqual([
+      { path: `/${Array(64).fill("0").join("/")}`, message: "is nested deeper than 64 levels" },
+    ]);
   });
 
   it("passes well-formed actions, multipart forms and GETs", async () => {

@@ -1,5 +1,55 @@
-import { createMcpHub, type McpServerConfig, parseMcpServer, ToolnexusError } from "toolnexus";
+import {
+  createMcpHub,
+  type McpServerConfig,
+  parseMcpServer,
+  type Tool,
+  ToolnexusError,
+  type ToolResult,
+} from "toolnexus";
+import { jsonDepthIssue, MAX_JSON_DEPTH } from "@/lib/http/strict-json";
 import type { McpConnection } from "./mcp-pool";
+
+/**
+ * What an MCP server sends is JSON the app accepts, so it is held to the same depth cap as a
+ * request body (ADR 0057): a result or an elicitation nested deeper reaches no run, no event
+ * and no page, whose recursive walkers it would overflow. The call ends as a tool error.
+ */
+function withinDepth(server: string, tool: string, result: ToolResult): ToolResult {
+  const deep = jsonDepthIssue(result);
+  if (!deep) return result;
+  return {
+    output: `MCP server "${server}" answered ${tool} with JSON nested deeper than ${MAX_JSON_DEPTH} levels (at ${deep.path} of the result); the answer was not used.`,
+    isError: true,
+  };
+}
+
+/**
+ * The server's tools with each result checked, and without the tools whose input schema is
+ * nested too deeply (the schema goes to the model and the admin pages). One wrapper per tool
+ * object, so the same tool is the same object on every listing.
+ */
+function cappedTools(server: string) {
+  const wrapped = new WeakMap<Tool, Tool | null>();
+  return (tools: Tool[]) => {
+    const offered: Tool[] = [];
+    const skipped: string[] = [];
+    for (const tool of tools) {
+      let capped = wrapped.get(tool);
+      if (capped === undefined) {
+        capped = jsonDepthIssue(tool.inputSchema)
+          ? null
+          : {
+              ...tool,
+              execute: async (args, ctx) => withinDepth(server, tool.name, await tool.execute(args, ctx)),
+            };
+        wrapped.set(tool, capped);
+      }
+      if (capped) offered.push(capped);
+      else skipped.push(tool.name);
+    }
+    return { offered, skipped };
+  };
+}
 
 /**
  * The library's check of one `mcpServers` entry: the entry as the library reads it, or a throw
@@ -18,26 +68,34 @@ export function checkServerEntry(name: string, entry: unknown, source?: string):
 export async function connectWithLibrary(name: string, config: McpServerConfig): Promise<McpConnection> {
   const hub = createMcpHub({ servers: [{ name, config }] });
   await hub.ready();
+  const capped = cappedTools(name);
+  const tools = () => capped(hub.tools());
   return {
-    tools: () => hub.tools(),
+    tools: () => tools().offered,
     state: () => {
       const status = hub.status().find((server) => server.name === name);
-      const skipped = status?.duplicates?.length
-        ? `Skipped tools with taken names: ${status.duplicates.join(", ")}`
-        : undefined;
+      const deep = tools().skipped;
+      const skipped =
+        [
+          status?.duplicates?.length ? `Skipped tools with taken names: ${status.duplicates.join(", ")}` : "",
+          deep.length ? `Skipped tools whose input schema is nested too deeply: ${deep.join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; ") || undefined;
       if (status?.status === "connected") {
+        const toolCount = status.toolCount - deep.length;
         return skipped
-          ? { status: "connected", toolCount: status.toolCount, error: skipped }
-          : { status: "connected", toolCount: status.toolCount };
+          ? { status: "connected", toolCount, error: skipped }
+          : { status: "connected", toolCount };
       }
       return { status: "failed", toolCount: 0, error: status?.error ?? "Not connected." };
     },
     async call(tool, args, ctx) {
-      let found = hub.tools().find((candidate) => candidate.name === tool);
+      let found = tools().offered.find((candidate) => candidate.name === tool);
       if (!found && hub.status().find((server) => server.name === name)?.status === "failed") {
         // Not connected (the user may have signed in since): connect again, then look again.
         await hub.addServer(name, config);
-        found = hub.tools().find((candidate) => candidate.name === tool);
+        found = tools().offered.find((candidate) => candidate.name === tool);
       }
       if (found) return found.execute(args, ctx);
       const status = hub.status().find((server) => server.name === name);

@@ -8,6 +8,7 @@ import type { ApiTokenScope } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, errorHeaders, type FieldIssue } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/request-body-check";
 
 /** What the OpenAPI document says about one call; the route parses with the same schemas. */
 export interface ApiRouteSpec<
@@ -76,18 +77,6 @@ function requireJsonContentType(request: Request): void {
   if (mediaType !== "application/json") throw new AppError("unsupported_media_type:body");
 }
 
-async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("bad_request:input", {
-      message: "The request body is not valid JSON.",
-      issues: [{ path: "/", message: "is not valid JSON" }],
-    });
-  }
-}
-
 function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
@@ -136,8 +125,14 @@ export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType,
       const query = spec.query
         ? parsePart(spec.query, Object.fromEntries(url.searchParams), "query")
         : undefined;
-      if (spec.body) requireJsonContentType(request);
-      const body = spec.body ? parsePart(spec.body, await readJsonBody(request), "body") : undefined;
+      let body: unknown;
+      if (spec.body) {
+        requireJsonContentType(request);
+        // Counted while read (413 past the limit) and parsed strictly (400), in lib/http.
+        const read = await readJsonBody(request);
+        if (read.status === "refused") return json(read.refusal, read.refusal.status);
+        body = parsePart(spec.body, read.value, "body");
+      }
       const reply = await handler({ caller, params, query, body, request } as never, services);
       if ("stream" in reply)
         return new Response(reply.stream, { status: reply.status, headers: reply.headers });
