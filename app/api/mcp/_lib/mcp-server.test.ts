@@ -199,4 +199,29 @@ describe("the MCP server refuses bad calls and asks nobody", () => {
     expect(await requestsOf(db, owner.id)).toHaveLength(1);
     await client.close();
   });
+
+  it("refuses a body nested too deep or with a repeated key before any tool runs", async () => {
+    const { owner, token } = await people();
+    const post = (body: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
+        body,
+      });
+    const call = (input: string) =>
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"permission_prompt","arguments":{"tool_name":"Bash","input":${input}}}}`;
+    const deep = await post(call(`${'{"a":'.repeat(2_000)}1${"}".repeat(2_000)}`));
+    expect(deep.status).toBe(400);
+    const deepBody = await deep.json();
+    expect(deepBody.error.code).toBe(-32700);
+    expect(deepBody.error.data.issues[0].path).toMatch(/^\/params\/arguments\/input\/a\/a/);
+    const repeated = await post(call('{"command":"ls","command":"rm -rf ~"}'));
+    expect(repeated.status).toBe(400);
+    expect((await repeated.json()).error.data.issues[0].path).toBe("/params/arguments/input/command");
+    expect(await requestsOf(db, owner.id)).toHaveLength(0);
+  });
 });

@@ -9,6 +9,8 @@ import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
 import type { EventBus } from "@/lib/engine/event-bus";
 import { AppError, errorHeaders } from "@/lib/errors";
+import type { HttpRefusal } from "@/lib/http/refusal";
+import { readJsonBody } from "@/lib/http/request-body-check";
 import { registerMcpTools } from "./mcp-tools";
 import { listenForCancels } from "./waiting-calls";
 
@@ -60,6 +62,16 @@ async function admit(db: DbClient, request: Request): Promise<TokenCaller | Resp
   }
 }
 
+/** A body the app does not accept (over the size limit, malformed, repeated keys, nested too deep). */
+function bodyRefusal(refused: HttpRefusal): Response {
+  // -32700 is JSON-RPC's parse error; the HTTP status and `data` carry the app's own refusal.
+  const data = { code: refused.code, issues: refused.issues };
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32700, message: refused.message, data } },
+    { status: refused.status, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
 export async function serveMcp(request: Request, services: McpServices): Promise<Response> {
   if (request.method !== "POST") {
     // Without sessions there is nothing to stream to or close: each call answers on its own POST.
@@ -67,6 +79,10 @@ export async function serveMcp(request: Request, services: McpServices): Promise
   }
   const caller = await admit(services.db, request);
   if (caller instanceof Response) return caller;
+  // The body is read as every other JSON body of the app is (ADR 0057): counted, no repeated
+  // keys, at most 64 levels deep; the SDK then takes it parsed instead of parsing it again.
+  const body = await readJsonBody(request);
+  if (body.status === "refused") return bodyRefusal(body.refusal);
 
   const server = new McpServer({ name: "toolnexus", version: "1.0.0" }, { capabilities: { tools: {} } });
   registerMcpTools(server, { db: services.db, engine: services.engine, caller, httpSignal: request.signal });
@@ -83,7 +99,7 @@ export async function serveMcp(request: Request, services: McpServices): Promise
   // The client dropping its connection stops the waiting call (its request stays open for a repeat).
   request.signal.addEventListener("abort", () => void server.close(), { once: true });
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody: body.value });
   } catch (error) {
     await server.close();
     return refusal(error);
