@@ -8,6 +8,7 @@ import type { BenchDatabase } from "./bench-database";
 
 export interface BenchEngine {
   engine: Engine;
+  bus: EventBus;
   marks: Map<string, ToolMarks>;
   close(): Promise<void>;
 }
@@ -33,6 +34,7 @@ export async function startBenchEngine(database: BenchDatabase): Promise<BenchEn
   await engine.start();
   return {
     engine,
+    bus,
     marks: agent.marks,
     async close() {
       await engine.stop();

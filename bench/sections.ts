@@ -5,6 +5,7 @@ import { inboxAtScaleSection } from "./inbox-at-scale-section";
 import { langgraphSection } from "./langgraph-section";
 import { loopOverheadSection } from "./loop-overhead-section";
 import { mcpSection } from "./mcp-section";
+import { mcpWaitingSection } from "./mcp-waiting-section";
 import { memoryAtRestSection } from "./memory-at-rest-section";
 import { memoryParkedSection } from "./memory-parked-section";
 import { parkedRunsSection } from "./parked-runs-section";
@@ -24,4 +25,5 @@ export const sections: BenchSection[] = [
   inboxAtScaleSection,
   sseStreamsSection,
   mcpSection,
+  mcpWaitingSection,
 ];

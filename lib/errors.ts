@@ -36,6 +36,7 @@ export const appErrorCatalog = {
   },
   "not_found:tool": { status: 404, message: "The agent has no tool of this name." },
   "not_found:allowance": { status: 404, message: "This tool is not allowed in this chat (any more)." },
+  "not_found:token_grant": { status: 404, message: "This tool is not allowed for this token (any more)." },
   "conflict:answer": { status: 409, message: "This request has already been answered." },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },

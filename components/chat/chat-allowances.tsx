@@ -11,13 +11,19 @@ export interface ChatAllowanceItem {
 
 export type RevokeAllowance = (input: { toolName: string }) => Promise<ActionResult<unknown>>;
 
-/** The tools this chat's owner chose to "always allow" here, each with a way to take it back. */
+/**
+ * The tools someone chose to "always allow", each with a way to take it back: in a chat (its
+ * owner's), or for an API token (on /settings/tokens).
+ */
 export function ChatAllowances({
   allowances,
   revoke,
+  where = "in this chat",
 }: {
   allowances: ChatAllowanceItem[];
   revoke: RevokeAllowance;
+  /** Where the tools are allowed, as the list's label says it. */
+  where?: string;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -34,8 +40,8 @@ export function ChatAllowances({
   };
 
   return (
-    <section className="chat-allowances" aria-label="Allowed in this chat">
-      <span className="muted">Allowed in this chat without asking:</span>
+    <section className="chat-allowances" aria-label={`Allowed ${where}`}>
+      <span className="muted">Allowed {where} without asking:</span>
       <ul>
         {allowances.map((allowance) => (
           <li key={allowance.toolName}>

@@ -201,8 +201,8 @@ export async function touchApiTokenById({ db, id, at }: { db: DbClient; id: stri
 }
 
 /**
- * Revokes once: the conditional update is the decision, and the audit entry rides with it.
- * False when the token was revoked already.
+ * Revokes once: the conditional update is the decision, and the grants' end and the audit entry
+ * ride with it. False when the token was revoked already.
  */
 export async function revokeApiTokenById({
   db,
@@ -220,6 +220,8 @@ export async function revokeApiTokenById({
       data: { revokedAt: now, revokedById: actorId },
     });
     if (revoked.count !== 1) return false;
+    // Its "always allow" grants end with it: nothing can use them, and none may outlive it.
+    await tx.apiTokenToolGrant.deleteMany({ where: { tokenId: id } });
     await recordAuditEntry({
       tx,
       actorId,

@@ -24,7 +24,10 @@ export type AuditAction =
   | "webhook.removed"
   | "webhook.delivery_replayed"
   | "api_token.created"
-  | "api_token.revoked";
+  | "api_token.revoked"
+  | "api_token.tool_allowed"
+  | "api_token.tool_allowed_by_grant"
+  | "api_token.tool_allowance_revoked";
 
 type AuditTarget =
   | "request"

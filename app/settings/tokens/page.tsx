@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { apiRateLimit, apiTokenLimit } from "@/lib/auth/api-token-auth";
 import { requirePageUser } from "@/lib/auth/guards";
+import { listApiTokenToolGrantsByUser } from "@/lib/db/api-token-grants";
 import { countActiveApiTokensByUser, listApiTokensByUser } from "@/lib/db/api-tokens";
 import { getDb } from "@/lib/db/client";
 import "@/components/admin/admin.css";
-import { createTokenAction, revokeOwnTokenAction } from "./actions";
+import "@/components/chat/chat.css";
+import { createTokenAction, revokeOwnTokenAction, revokeTokenGrantAction } from "./actions";
 import { CreateTokenForm } from "./create-token-form";
 import { TokenList } from "./token-list";
 
@@ -14,9 +16,10 @@ export const metadata: Metadata = { title: "API tokens · toolnexus" };
 export default async function TokensPage() {
   const user = await requirePageUser("/settings/tokens");
   const db = getDb();
-  const [tokens, working] = await Promise.all([
+  const [tokens, working, grants] = await Promise.all([
     listApiTokensByUser({ db, userId: user.id }),
     countActiveApiTokensByUser({ db, userId: user.id, now: new Date() }),
+    listApiTokenToolGrantsByUser({ db, userId: user.id }),
   ]);
 
   return (
@@ -32,7 +35,19 @@ export default async function TokensPage() {
       <CreateTokenForm createToken={createTokenAction} />
       <section className="card stack" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Your tokens</h2>
-        <TokenList tokens={tokens} revoke={revokeOwnTokenAction} now={Date.now()} />
+        <TokenList
+          tokens={tokens}
+          revoke={revokeOwnTokenAction}
+          now={Date.now()}
+          grants={{
+            items: grants.map((grant) => ({
+              tokenId: grant.tokenId,
+              toolName: grant.toolName,
+              createdAt: grant.createdAt.toISOString(),
+            })),
+            revoke: revokeTokenGrantAction,
+          }}
+        />
       </section>
     </div>
   );

@@ -3,10 +3,33 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { formatUtc } from "@/components/admin/format-utc";
+import { type ChatAllowanceItem, ChatAllowances } from "@/components/chat/chat-allowances";
 import type { ApiTokenRow } from "@/lib/db/api-tokens";
 import { type ActionResult, unsentResult } from "@/lib/errors";
 
 type Revoke = (input: { tokenId: string }) => Promise<ActionResult<unknown>>;
+
+/** The owner's "always allow <tool> for this token" grants, with a way to take each back. */
+export interface TokenGrants {
+  items: (ChatAllowanceItem & { tokenId: string })[];
+  revoke: (input: { tokenId: string; toolName: string }) => Promise<ActionResult<unknown>>;
+}
+
+function GrantsOf({ token, grants }: { token: ApiTokenRow; grants: TokenGrants }) {
+  const router = useRouter();
+  const allowances = grants.items.filter((grant) => grant.tokenId === token.id);
+  return (
+    <ChatAllowances
+      allowances={allowances}
+      where={`for ${token.name}`}
+      revoke={async ({ toolName }) => {
+        const result = await grants.revoke({ tokenId: token.id, toolName });
+        router.refresh();
+        return result;
+      }}
+    />
+  );
+}
 
 function stateOf(token: ApiTokenRow, now: number): string {
   if (token.revokedAt) return `revoked ${formatUtc(token.revokedAt)}`;
@@ -51,10 +74,13 @@ export function TokenList({
   revoke,
   showOwner = false,
   now,
+  grants,
 }: {
   tokens: ApiTokenRow[];
   revoke: Revoke;
   showOwner?: boolean;
+  /** Shown to the tokens' owner only. */
+  grants?: TokenGrants;
   /** The server's clock when the page was read, so server and browser render the same state. */
   now: number;
 }) {
@@ -88,7 +114,10 @@ export function TokenList({
               <td>{formatUtc(token.createdAt)}</td>
               <td>{token.lastUsedAt ? formatUtc(token.lastUsedAt) : "never"}</td>
               <td>{stateOf(token, now)}</td>
-              <td>{!token.revokedAt && <RevokeButton token={token} revoke={revoke} />}</td>
+              <td>
+                {!token.revokedAt && <RevokeButton token={token} revoke={revoke} />}
+                {grants && <GrantsOf token={token} grants={grants} />}
+              </td>
             </tr>
           ))}
         </tbody>

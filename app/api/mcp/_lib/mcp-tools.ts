@@ -7,6 +7,7 @@ import { getUserById } from "@/lib/db/users";
 import { ANSWER_DATA_MAX_BYTES, answerDataBytes, formatKilobytes } from "@/lib/domain/answer-limits";
 import { askAndWait, type McpCallContext } from "./ask-and-wait";
 import { defaultExpirySeconds, MAX_EXPIRY_SECONDS } from "./mcp-limits";
+import { allowedByGrant, grantIfTicked } from "./token-grants";
 import {
   approvalRequest,
   approvalResult,
@@ -120,6 +121,11 @@ export function registerMcpTools(server: McpServer, context: McpCallContext & { 
     "permission_prompt",
     permissionPromptTool,
     async ({ tool_name, input, tool_use_id }, extra) => {
+      if (await allowedByGrant(context.db, context.caller, { toolName: tool_name, toolUseId: tool_use_id })) {
+        return {
+          content: [{ type: "text", text: JSON.stringify({ behavior: "allow", updatedInput: input }) }],
+        };
+      }
       const stored = await askAndWait(
         context,
         {
@@ -129,6 +135,7 @@ export function registerMcpTools(server: McpServer, context: McpCallContext & { 
             tool: tool_name,
             args: input,
             expiresInSeconds: defaultExpirySeconds(),
+            offerAllowForToken: true,
           }),
           callKey: tool_use_id,
           sameness: { tool_name, input },
@@ -136,6 +143,7 @@ export function registerMcpTools(server: McpServer, context: McpCallContext & { 
         },
         extra,
       );
+      await grantIfTicked(context.db, context.caller, tool_name, stored);
       const decision = permissionDecision(stored, input, await answererOf(context.db, stored));
       return { content: [{ type: "text", text: JSON.stringify(decision) }] };
     },

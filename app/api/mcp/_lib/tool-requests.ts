@@ -32,11 +32,16 @@ export function approvalRequest(input: {
   tool?: string;
   args?: Json;
   expiresInSeconds: number;
+  /** Offers "always allow <tool> for this token" (permission prompts only, ADR 0065). */
+  offerAllowForToken?: boolean;
 }): Omit<InboxRequest, "id"> {
   const properties: Json = {
     note: { type: "string", title: "Note (optional)", maxLength: NOTE_MAX_LENGTH },
   };
   if (input.args) properties.arguments = argumentsSchema(input.args);
+  if (input.offerAllowForToken && input.tool) {
+    properties.allowForToken = { type: "boolean", title: `Always allow ${input.tool} for this token` };
+  }
   return {
     kind: "approval",
     prompt: input.prompt,
@@ -98,6 +103,11 @@ function text(value: unknown): string | undefined {
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether the approver ticked "always allow <tool> for this token" on an approval they gave. */
+export function allowForTokenTicked(stored: StoredRequest): boolean {
+  return outcomeOf(stored) === "approved" && stored.answer?.data?.allowForToken === true;
 }
 
 /** Claude Code's permission-prompt result: allow with the input as approved, or deny saying why. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
 import { API_SCOPES, apiTokenLimit, mintApiToken } from "@/lib/auth/api-token-auth";
+import { deleteApiTokenToolGrant } from "@/lib/db/api-token-grants";
 import { type ApiTokenRow, createApiToken, getApiTokenById, revokeApiTokenById } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
 import { AppError } from "@/lib/errors";
@@ -74,5 +75,24 @@ export const revokeAnyToken = defineAction(
   async ({ actor, input: { tokenId } }, { db }: { db: DbClient }) => {
     if (!(await getApiTokenById({ db, id: tokenId }))) throw new AppError("not_found:token");
     return revoke(db, tokenId, actor.id);
+  },
+);
+
+export const revokeTokenGrantInput = z
+  .object({ tokenId: z.string().min(1).max(64), toolName: z.string().min(1).max(200) })
+  .strict();
+
+/**
+ * The token's owner takes back "always allow <tool> for this token": its next permission prompt
+ * for the tool asks again. The token id comes from the browser, so the delete itself is bound to
+ * the signed-in person's tokens; anyone else's grant does not exist for them.
+ */
+export const revokeTokenGrant = defineAction(
+  { role: "user", input: revokeTokenGrantInput },
+  async ({ actor, input: { tokenId, toolName } }, { db }: { db: DbClient }) => {
+    if (!(await deleteApiTokenToolGrant({ db, tokenId, toolName, userId: actor.id }))) {
+      throw new AppError("not_found:token_grant");
+    }
+    return { tokenId, toolName };
   },
 );
