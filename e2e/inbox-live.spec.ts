@@ -35,7 +35,7 @@ test("a reviewer's open inbox shows new and answered approvals without a reload,
   await expect(chat.requestCard("approval", secondPrompt)).toBeVisible();
 
   await expect(inbox.row(secondPrompt)).toHaveCount(1);
-  await expect(inbox.row(secondPrompt)).toContainText(`for ${user.user.name}`);
+  await expect(inbox.row(secondPrompt)).toContainText(`asked by ${user.user.name}'s chat`);
   await expect(inbox.select(firstPrompt)).toBeChecked();
   await expect(inbox.select(secondPrompt)).not.toBeChecked();
   await expect(reviewer.page.getByText("1 selected")).toBeVisible();

@@ -25,7 +25,7 @@ test("a production deploy waits for a reviewer, and the user's open chat moves o
   const reviewer = await signInAs("reviewer");
   const inbox = new InboxPage(reviewer.page);
   await inbox.goto();
-  await expect(inbox.row(PROMPT).first()).toContainText(`for ${user.user.name}`);
+  await expect(inbox.row(PROMPT).first()).toContainText(`asked by ${user.user.name}'s chat`);
   await inbox.open(PROMPT);
   const request = new RequestPage(reviewer.page);
   await request.expectPrompt(PROMPT);

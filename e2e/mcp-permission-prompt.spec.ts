@@ -47,7 +47,7 @@ test("a reviewer on a phone approves an MCP client's permission prompt while it 
     const reviewer = await signInAs("reviewer", "Phone reviewer");
     const inbox = new InboxPage(reviewer.page);
     await inbox.goto();
-    await expect(inbox.row(PROMPT).first()).toContainText(`for ${owner.user.name}`);
+    await expect(inbox.row(PROMPT).first()).toContainText(`asked by ${owner.user.name} via API token`);
     await inbox.open(PROMPT);
     const request = new RequestPage(reviewer.page);
     await request.expectPrompt(PROMPT);

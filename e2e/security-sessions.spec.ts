@@ -102,28 +102,37 @@ test("an admin signs a user out everywhere from /admin/users", async ({ signInAs
 /**
  * One POST sent chunked (no Content-Length) in 64 KB pieces, as a client that never declares a
  * length does; resolves with the status and the body (JSON when it is JSON) once the answer is in.
+ * Like any HTTP client it stops sending once an answer has come, and a write refused after that
+ * (the server closes the connection of a refused body) does not hide the answer.
  */
 function postChunked(url: string, body: string, headers: Record<string, string>) {
   return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    let answered = false;
     const request = http.request(url, { method: "POST", headers }, (res) => {
+      answered = true;
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
         text += chunk;
       });
-      res.on("end", () => {
+      const done = () => {
         let parsed: unknown = text;
         try {
           parsed = JSON.parse(text);
         } catch {}
         resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
+      };
+      res.on("end", done);
+      res.on("close", done);
     });
-    request.on("error", reject);
+    request.on("error", (error) => {
+      if (!answered) reject(error);
+    });
     const bytes = Buffer.from(body);
     let sent = 0;
     const write = () => {
       while (sent < bytes.length) {
+        if (answered || request.destroyed) return;
         const piece = bytes.subarray(sent, sent + 64 * 1024);
         sent += piece.length;
         if (!request.write(piece)) return void request.once("drain", write);
