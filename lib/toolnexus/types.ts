@@ -106,10 +106,22 @@ export interface ToolCallRecord {
 
 export type RunStatus = "done" | "pending" | "incomplete";
 
+/** The provider's wire shape a client's `RunResult.messages` follows (see `LoopOptions.messageFormat`). */
+export type MessageFormat = "openai" | "anthropic";
+
+/** One message as the provider's API spells it (an OpenAI chat message, an Anthropic message). */
+export type ProviderMessage = Record<string, unknown>;
+
 export interface RunResult {
   status: RunStatus;
   text: string;
-  messages: Message[];
+  /** The run's messages in the provider's format (`LoopOptions.messageFormat`), as the reference port keeps them. */
+  messages: ProviderMessage[];
+  /**
+   * The same run in this library's provider-neutral shape: what checkpoints hold, what `history`
+   * and conversation stores take, and what a host stores.
+   */
+  transcript: Message[];
   toolCalls: ToolCallRecord[];
   toolCallCount: number;
   turns: number;
@@ -318,6 +330,8 @@ export interface LoopOptions {
   formatDecline?: (request: Request, answer: Answer | undefined) => string;
   /** HMAC key for checkpoint digests; without it the digest is a plain SHA-256. */
   checkpointKey?: string;
+  /** The format of `RunResult.messages`; "openai" unless the client speaks Anthropic's style. */
+  messageFormat?: MessageFormat;
 }
 
 export interface ToolkitLike {
