@@ -1,3 +1,4 @@
+import type { AnthropicToolSchema, OpenAiToolSchema } from "./adapters";
 import type { AskOptions, ConversationOptions, ConversationStore } from "./conversations";
 
 // Wire shapes of the suspension contract (docs/suspension-contract.md). Keys are fixed across ports: never rename them.
@@ -111,6 +112,9 @@ export type MessageFormat = "openai" | "anthropic";
 
 /** One message as the provider's API spells it (an OpenAI chat message, an Anthropic message). */
 export type ProviderMessage = Record<string, unknown>;
+
+/** One tool declaration as the provider's API spells it. */
+export type ProviderTool = OpenAiToolSchema | AnthropicToolSchema;
 
 export interface RunResult {
   status: RunStatus;
@@ -283,13 +287,19 @@ type Awaitable<T> = T | Promise<T>;
 
 /** Lifecycle hooks around the loop; each may be async. `turn` counts model calls from 0. */
 export interface Hooks {
-  /** Before each model call. Returned `messages`/`tools` replace the run's own, for later turns too. */
+  /**
+   * Before each model call, with the messages and tools in the provider's format (as
+   * `RunResult.messages`). Returned `messages`/`tools` (in that format or this library's)
+   * replace the run's own, for later turns too.
+   */
   beforeLLM?: (event: {
-    messages: Message[];
-    tools: ToolSpec[];
+    messages: ProviderMessage[];
+    tools: ProviderTool[];
     model: string;
     turn: number;
-  }) => Awaitable<undefined | { messages?: Message[]; tools?: ToolSpec[] }>;
+  }) => Awaitable<
+    undefined | { messages?: Array<Message | ProviderMessage>; tools?: Array<ToolSpec | ProviderTool> }
+  >;
   /** After each model call, with the turn the model produced. */
   afterLLM?: (event: { response: ModelTurn; model: string; turn: number }) => Awaitable<void>;
   /**
@@ -354,7 +364,8 @@ export interface SafePoint {
 
 export interface RunOptions {
   toolkit?: ToolkitLike;
-  history?: Message[];
+  /** Earlier messages: this library's transcript or a provider's (`RunResult.messages`). */
+  history?: Array<Message | ProviderMessage>;
   signal?: AbortSignal;
   /** Names the run for idempotency keys; generated when absent. */
   runId?: string;
