@@ -18,6 +18,8 @@ export interface LoopComparisonPlan {
   /** The contender measured against the target, and the one it is measured against. */
   subject: string;
   baseline: string;
+  /** Further contenders the subject's loop overhead is compared with, each with its own target. */
+  alsoAgainst?: Array<{ name: string; targetMax: number }>;
   notes: string[];
 }
 
@@ -96,6 +98,18 @@ export async function runLoopComparison(
       ),
       compare(`whole request ${plan.subject} / ${plan.baseline} (wall, p50)`, subjectWall / baselineWall),
     ];
+    for (const other of plan.alsoAgainst ?? []) {
+      const ratio = (overhead: Map<string, number>) =>
+        overhead.get(plan.subject)! / overhead.get(other.name)!;
+      comparisons.push(
+        compare(
+          `loop overhead ${plan.subject} / ${other.name} (wall, p50)`,
+          ratio(overheadWall),
+          other.targetMax,
+        ),
+        compare(`loop overhead ${plan.subject} / ${other.name} (client CPU, p50)`, ratio(overheadCpu)),
+      );
+    }
     return { status: "done", rows, comparisons, notes: plan.notes };
   } finally {
     for (const contender of contenders) await contender.close?.();

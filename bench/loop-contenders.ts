@@ -35,6 +35,9 @@ const PROMPT = "Look up v0 and v1, then summarise.";
 const MAX_STEPS = 5;
 
 const lookup = (value: unknown) => `lookup:${String(value)}`;
+
+/** The scenario for contenders built elsewhere (the reference port's). */
+export const LOOP_SCENARIO = { prompt: PROMPT, schema: VALUE_SCHEMA, lookup };
 const transfer = (value: unknown) => `transferred:${String(value)}`;
 
 function expect(condition: boolean, what: string): void {

@@ -66,7 +66,7 @@ export async function finishSegment(
       threadId: segment.threadId,
       leaseOwner: deps.instanceId,
       status,
-      messages: result.messages,
+      messages: result.transcript,
       storedMessages,
       usage: result.usage,
       turns: result.turns,

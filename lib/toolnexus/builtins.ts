@@ -3,6 +3,7 @@ import { editTool, readTool, writeTool } from "./builtin-tools/files";
 import { bashTool, todowriteTool } from "./builtin-tools/misc";
 import { globTool, grepTool } from "./builtin-tools/search";
 import { type AddressGuard, webfetchTool } from "./builtin-tools/webfetch";
+import { confineTo, UNCONFINED } from "./builtin-tools/workspace";
 import { createQuestionTool } from "./question-tool";
 import type { Tool } from "./types";
 
@@ -29,6 +30,12 @@ export interface BuiltinToolsOptions {
   webfetchGuard?: AddressGuard;
   /** How webfetch fetches; a host's own fetch can hold its outbound-address policy. */
   webfetchFetch?: typeof fetch;
+  /**
+   * A directory the file built-ins (read, write, edit, apply_patch, glob, grep) are confined to:
+   * relative paths start there, and a path that leaves it, symbolic links followed, is refused.
+   * Without it they take paths as given, as in the reference port. `bash` is not confined.
+   */
+  workspace?: string;
 }
 
 /**
@@ -37,16 +44,17 @@ export interface BuiltinToolsOptions {
  * them only under its own rules.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): Tool[] {
+  const gate = options.workspace === undefined ? UNCONFINED : confineTo(options.workspace);
   return [
     bashTool(),
-    readTool(),
-    writeTool(),
-    editTool(),
-    grepTool(),
-    globTool(),
+    readTool(gate),
+    writeTool(gate),
+    editTool(gate),
+    grepTool(gate),
+    globTool(gate),
     webfetchTool(options.webfetchGuard, options.webfetchFetch),
     createQuestionTool(),
-    applyPatchTool(),
+    applyPatchTool(gate),
     todowriteTool(),
   ];
 }

@@ -1,4 +1,7 @@
+import { toAnthropic, toOpenAI } from "./adapters";
 import { isToolnexusError, ToolnexusError } from "./errors";
+import { toToolSpecs, toTranscript } from "./provider-history";
+import { toProviderMessages } from "./provider-messages";
 import { abortError, type RunContext, reportMetric, throwIfAborted } from "./run-state";
 import type { Metric, ModelInput, ModelTurn } from "./types";
 
@@ -34,10 +37,18 @@ export async function callModel(run: RunContext): Promise<ModelTurn> {
   const model = run.driver.model;
   let tools = run.tools ?? run.toolkit?.specs() ?? [];
   if (hooks?.beforeLLM) {
-    const override = await hooks.beforeLLM({ messages: run.state.messages, tools, model, turn: turnIndex });
+    // The hook sees (and may hand back) what the provider is sent, as in the reference port.
+    const format = run.options.messageFormat ?? "openai";
+    const override = await hooks.beforeLLM({
+      messages: toProviderMessages(run.state.messages, format, systemPrompt),
+      tools: format === "anthropic" ? toAnthropic(tools) : toOpenAI(tools),
+      model,
+      turn: turnIndex,
+    });
     // A replacement is the run's own from now on, as if the transcript had always read so.
-    if (override?.messages) run.state.messages = override.messages.slice();
-    if (override?.tools) run.tools = tools = override.tools;
+    if (override?.messages)
+      run.state.messages = toTranscript(override.messages, systemPrompt, "beforeLLM messages");
+    if (override?.tools) run.tools = tools = toToolSpecs(override.tools);
   }
   // The driver gets its own array: a later push by the loop must not change what it was sent.
   const input: ModelInput = { model, messages: run.state.messages.slice(), tools };

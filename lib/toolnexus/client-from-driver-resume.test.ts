@@ -40,7 +40,7 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
       ["a", "approve a", true],
     ]);
     expect(result.toolCallCount).toBe(2);
-    expect(result.messages.slice(-2)).toEqual([
+    expect(result.transcript.slice(-2)).toEqual([
       { role: "tool", toolCallId: "c1", name: "before", content: "before ran", isError: false },
       { role: "tool", toolCallId: "c2", name: "a", content: "approve a", isError: true },
     ]);
@@ -93,7 +93,9 @@ describe.each(RUN_MODES)("durable halt and resume (%s)", (mode) => {
     ]);
     expect(result.turns).toBe(2);
     expect(result.usage.totalTokens).toBe(4);
-    expect(result.messages.filter((m) => m.role === "user")).toEqual([{ role: "user", content: "ship it" }]);
+    expect(result.transcript.filter((m) => m.role === "user")).toEqual([
+      { role: "user", content: "ship it" },
+    ]);
     expect(driver.inputs[1]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
     expectBalanced(driver.inputs);
     if (mode === "stream") {

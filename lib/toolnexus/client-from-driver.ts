@@ -11,6 +11,7 @@ import { InMemoryConversationStore, withConversations } from "./conversations";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
 import { MetricsRegistry } from "./metrics";
+import { toTranscript } from "./provider-history";
 import { runDeadline } from "./run-deadline";
 import { runLoop } from "./run-loop";
 import { emptyUsage, type RunContext, type RunState } from "./run-state";
@@ -116,8 +117,10 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
   const metrics = new MetricsRegistry();
   const bounded = runDeadline(options.timeoutMs);
   const fresh = (prompt: string, opts: RunOptions): Start => {
-    return (signal, emit, streaming, delivered) => {
-      const messages: Message[] = [...(opts.history ?? []), { role: "user", content: prompt }];
+    // async: a history it cannot read rejects the run like any other failure.
+    return async (signal, emit, streaming, delivered) => {
+      const history = opts.history ? toTranscript(opts.history, options.systemPrompt) : [];
+      const messages: Message[] = [...history, { role: "user", content: prompt }];
       const state: RunState = {
         runId: opts.runId ?? `run-${randomUUID()}`,
         messages,

@@ -61,6 +61,7 @@ function loopOptionsOf(options: LoopOptions): LoopOptions {
   if (onMetric !== undefined) loop.onMetric = onMetric;
   if (formatDecline !== undefined) loop.formatDecline = formatDecline;
   if (checkpointKey !== undefined) loop.checkpointKey = checkpointKey;
+  if (options.messageFormat !== undefined) loop.messageFormat = options.messageFormat;
   return loop;
 }
 
@@ -71,7 +72,16 @@ export function createClient(options: ClientOptions): Client {
     (options.languageModel
       ? createAiSdkDriver(options.languageModel, retryOptionsOf(options))
       : createHttpDriver(pickHttpOptions(options)));
-  return createClientFromDriver(driver, loopOptionsOf(options));
+  const loop = loopOptionsOf(options);
+  // An Anthropic-style endpoint's runs read back in Anthropic's messages, as with the reference.
+  if (
+    loop.messageFormat === undefined &&
+    !options.driver &&
+    !options.languageModel &&
+    options.style === "anthropic"
+  )
+    loop.messageFormat = "anthropic";
+  return createClientFromDriver(driver, loop);
 }
 
 export type InProcessClientOptions = InProcessClientDriverOptions & LoopOptions;

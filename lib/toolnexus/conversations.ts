@@ -46,7 +46,7 @@ export function withConversations(core: Core, store: ConversationStore) {
     for await (const event of core.stream(prompt, await historyOf(options))) {
       // Kept before `done` goes out, so a caller that stops at `done` finds it saved.
       if (event.type === "done" && options.id !== undefined)
-        await store.save(options.id, event.result.messages);
+        await store.save(options.id, event.result.transcript);
       yield event;
     }
   }
@@ -59,7 +59,7 @@ export function withConversations(core: Core, store: ConversationStore) {
     const { on_text, ...rest } = options;
     if (!on_text) {
       const result = await core.run(prompt, await historyOf(rest));
-      if (rest.id !== undefined) await store.save(rest.id, result.messages);
+      if (rest.id !== undefined) await store.save(rest.id, result.transcript);
       return result;
     }
     let result: RunResult | undefined;

@@ -85,6 +85,7 @@ export {
 } from "./mcp/load";
 export type { McpHubOptions } from "./mcp/server";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
+export { toProviderMessages } from "./provider-messages";
 export { createQuestionTool, formatQuestions, type Question } from "./question-tool";
 export { DEFAULT_MAX_TURNS } from "./run-loop";
 export { createToolkit, type McpStatus, type Toolkit, type ToolkitOptions } from "./toolkit";

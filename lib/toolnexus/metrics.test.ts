@@ -16,6 +16,16 @@ describe("client.metrics()", () => {
     expect(text.split("\n").filter((line) => line && !line.startsWith("#"))).toEqual([]);
   });
 
+  it("escapes backslashes, quotes and newlines in label values", async () => {
+    const odd = defineTool({ name: 'say "hi"\\\nnow', description: "d", run: () => "ok" });
+    const driver = createScriptedDriver([{ toolCalls: [{ id: "c1", name: odd.name }] }, { text: "done" }]);
+    const client = createClientFromDriver(driver);
+    await client.run("go", { toolkit: await createToolkit({ builtins: false, extraTools: [odd] }) });
+    expect(client.metrics()).toContain(
+      'toolnexus_tool_calls_total{tool="say \\"hi\\"\\\\\\nnow",source="native",is_error="false",pending="false"} 1',
+    );
+  });
+
   it("counts model calls, tokens, tool calls (a suspension as pending) and failed runs", async () => {
     const asks = defineTool({
       name: "asks",

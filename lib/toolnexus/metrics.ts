@@ -11,10 +11,22 @@ interface Histogram {
 
 type Labels = [name: string, value: string][];
 
-function labelText(labels: Labels): string {
-  const quoted = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-  return labels.map(([name, value]) => `${name}="${quoted(value)}"`).join(",");
+const NEEDS_ESCAPE = /[\\"\n]/;
+
+function quoted(value: string): string {
+  // Most values (model and tool names) need no escaping: skip the three rewrites for them.
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
+
+function labelText(labels: Labels): string {
+  let text = "";
+  for (const [name, value] of labels) text += `${text === "" ? "" : ","}${name}="${quoted(value)}"`;
+  return text;
+}
+
+const PROMPT_TOKENS = labelText([["type", "prompt"]]);
+const COMPLETION_TOKENS = labelText([["type", "completion"]]);
 
 function sample(name: string, labels: string, value: number): string {
   return labels === "" ? `${name} ${value}` : `${name}{${labels}} ${value}`;
@@ -52,8 +64,8 @@ export class MetricsRegistry {
         1,
       );
       if (metric.status === "ok") {
-        this.add("llm_tokens", labelText([["type", "prompt"]]), metric.promptTokens);
-        this.add("llm_tokens", labelText([["type", "completion"]]), metric.completionTokens);
+        this.add("llm_tokens", PROMPT_TOKENS, metric.promptTokens);
+        this.add("llm_tokens", COMPLETION_TOKENS, metric.completionTokens);
       }
       this.observe("llm_duration", labelText([["model", metric.model]]), metric.ms / 1000);
     } else if (metric.event === "tool") {
@@ -115,9 +127,7 @@ export class MetricsRegistry {
     }
     histogram.sum += seconds;
     histogram.count += 1;
-    BUCKETS.forEach((bound, i) => {
-      if (seconds <= bound) histogram.buckets[i]! += 1;
-    });
+    for (let i = 0; i < BUCKETS.length; i += 1) if (seconds <= BUCKETS[i]!) histogram.buckets[i]! += 1;
   }
 
   private counter(lines: string[], name: string, help: string, series: string): void {

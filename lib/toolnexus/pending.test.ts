@@ -89,6 +89,7 @@ describe("pendingOf", () => {
     const base: Omit<RunResult, "status"> = {
       text: "",
       messages: [],
+      transcript: [],
       toolCalls: [],
       toolCallCount: 0,
       turns: 1,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { OpenAiToolSchema } from "./adapters";
 import { createClientFromDriver } from "./client-from-driver";
 import { defineTool } from "./define-tool";
 import { pending } from "./pending";
@@ -99,8 +100,10 @@ describe.each(RUN_MODES)("hook overrides (%s)", (mode) => {
     const client = createClientFromDriver(driver, {
       hooks: {
         beforeLLM: ({ tools, turn }) => {
-          seen.push(tools.map((t) => t.name));
-          return turn === 0 ? { tools: tools.filter((t) => t.name === "add") } : undefined;
+          // OpenAI's tool declarations, as the provider is sent them.
+          const named = tools as OpenAiToolSchema[];
+          seen.push(named.map((t) => t.function.name));
+          return turn === 0 ? { tools: named.filter((t) => t.function.name === "add") } : undefined;
         },
       },
     });

@@ -28,7 +28,7 @@ describe.each(RUN_MODES)("the loop (%s)", (mode) => {
     });
     expect(result.pending).toBeUndefined();
     expect(result.limit).toBeUndefined();
-    expect(result.messages).toEqual([
+    expect(result.transcript).toEqual([
       ...history,
       { role: "user", content: "hi" },
       { role: "assistant", content: "Hello there, friend." },

@@ -1,5 +1,6 @@
 import { callModel } from "./call-model";
 import { executeTurn } from "./execute-turn";
+import { withProviderMessages } from "./provider-messages";
 import {
   addUsage,
   type RunContext,
@@ -14,18 +15,24 @@ import type { Answer, Message, Metric, RunResult } from "./types";
 
 export const DEFAULT_MAX_TURNS = 20;
 
-function baseResult(run: RunContext, status: RunResult["status"], text: string): RunResult {
-  const { state } = run;
-  return {
+function baseResult(
+  run: RunContext,
+  status: RunResult["status"],
+  text: string,
+  transcript: Message[] = run.state.messages,
+): RunResult {
+  const { state, options } = run;
+  const result = {
     status,
     text,
-    messages: state.messages,
+    transcript,
     toolCalls: state.toolCalls,
     toolCallCount: state.toolCalls.length,
     turns: state.turns,
     usage: state.usage,
     model: run.driver.model,
   };
+  return withProviderMessages(result, options.messageFormat ?? "openai", options.systemPrompt);
 }
 
 function lastAssistantText(messages: Message[]): string {
@@ -43,8 +50,8 @@ async function halt(run: RunContext): Promise<RunResult> {
   const at = { events: run.emitted };
   await run.persisted;
   if (run.onCheckpoint) await run.onCheckpoint(checkpoint, at);
-  const result = baseResult(run, "pending", suspended[0]!.prompt);
-  result.messages = [...run.state.messages, ...view.messages];
+  const transcript = [...run.state.messages, ...view.messages];
+  const result = baseResult(run, "pending", suspended[0]!.prompt, transcript);
   result.toolCalls = [...run.state.toolCalls, ...view.records];
   result.toolCallCount = result.toolCalls.length;
   result.pending = suspended[0]!;

@@ -1,3 +1,4 @@
+import type { AnthropicToolSchema, OpenAiToolSchema } from "./adapters";
 import type { AskOptions, ConversationOptions, ConversationStore } from "./conversations";
 
 // Wire shapes of the suspension contract (docs/suspension-contract.md). Keys are fixed across ports: never rename them.
@@ -106,10 +107,25 @@ export interface ToolCallRecord {
 
 export type RunStatus = "done" | "pending" | "incomplete";
 
+/** The provider's wire shape a client's `RunResult.messages` follows (see `LoopOptions.messageFormat`). */
+export type MessageFormat = "openai" | "anthropic";
+
+/** One message as the provider's API spells it (an OpenAI chat message, an Anthropic message). */
+export type ProviderMessage = Record<string, unknown>;
+
+/** One tool declaration as the provider's API spells it. */
+export type ProviderTool = OpenAiToolSchema | AnthropicToolSchema;
+
 export interface RunResult {
   status: RunStatus;
   text: string;
-  messages: Message[];
+  /** The run's messages in the provider's format (`LoopOptions.messageFormat`), as the reference port keeps them. */
+  messages: ProviderMessage[];
+  /**
+   * The same run in this library's provider-neutral shape: what checkpoints hold, what `history`
+   * and conversation stores take, and what a host stores.
+   */
+  transcript: Message[];
   toolCalls: ToolCallRecord[];
   toolCallCount: number;
   turns: number;
@@ -271,13 +287,19 @@ type Awaitable<T> = T | Promise<T>;
 
 /** Lifecycle hooks around the loop; each may be async. `turn` counts model calls from 0. */
 export interface Hooks {
-  /** Before each model call. Returned `messages`/`tools` replace the run's own, for later turns too. */
+  /**
+   * Before each model call, with the messages and tools in the provider's format (as
+   * `RunResult.messages`). Returned `messages`/`tools` (in that format or this library's)
+   * replace the run's own, for later turns too.
+   */
   beforeLLM?: (event: {
-    messages: Message[];
-    tools: ToolSpec[];
+    messages: ProviderMessage[];
+    tools: ProviderTool[];
     model: string;
     turn: number;
-  }) => Awaitable<undefined | { messages?: Message[]; tools?: ToolSpec[] }>;
+  }) => Awaitable<
+    undefined | { messages?: Array<Message | ProviderMessage>; tools?: Array<ToolSpec | ProviderTool> }
+  >;
   /** After each model call, with the turn the model produced. */
   afterLLM?: (event: { response: ModelTurn; model: string; turn: number }) => Awaitable<void>;
   /**
@@ -318,6 +340,8 @@ export interface LoopOptions {
   formatDecline?: (request: Request, answer: Answer | undefined) => string;
   /** HMAC key for checkpoint digests; without it the digest is a plain SHA-256. */
   checkpointKey?: string;
+  /** The format of `RunResult.messages`; "openai" unless the client speaks Anthropic's style. */
+  messageFormat?: MessageFormat;
 }
 
 export interface ToolkitLike {
@@ -340,7 +364,8 @@ export interface SafePoint {
 
 export interface RunOptions {
   toolkit?: ToolkitLike;
-  history?: Message[];
+  /** Earlier messages: this library's transcript or a provider's (`RunResult.messages`). */
+  history?: Array<Message | ProviderMessage>;
   signal?: AbortSignal;
   /** Names the run for idempotency keys; generated when absent. */
   runId?: string;

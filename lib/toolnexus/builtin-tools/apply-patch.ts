@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { defineTool } from "../define-tool";
 import type { Tool } from "../types";
+import { type PathGate, UNCONFINED } from "./workspace";
 
 type Operation =
   | { kind: "add"; path: string; lines: string[] }
@@ -100,7 +101,7 @@ async function plan(operations: Operation[]): Promise<Map<string, string | null>
   return writes;
 }
 
-export function applyPatchTool(): Tool {
+export function applyPatchTool(gate: PathGate = UNCONFINED): Tool {
   return defineTool({
     name: "apply_patch",
     description:
@@ -114,7 +115,9 @@ export function applyPatchTool(): Tool {
     },
     run: async (args) => {
       if (typeof args.patchText !== "string") throw new Error("patchText must be a string");
-      const writes = await plan(parsePatch(args.patchText));
+      const operations = parsePatch(args.patchText);
+      for (const op of operations) op.path = await gate(op.path);
+      const writes = await plan(operations);
       const done: string[] = [];
       for (const [path, content] of writes) {
         if (content === null) await rm(path);

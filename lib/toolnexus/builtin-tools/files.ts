@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { defineTool } from "../define-tool";
 import type { Tool } from "../types";
+import { type PathGate, UNCONFINED } from "./workspace";
 
 const pathProperty = {
   type: "string",
@@ -21,7 +22,7 @@ function positiveInt(args: Record<string, unknown>, name: string): number | unde
   return value as number;
 }
 
-export function readTool(): Tool {
+export function readTool(gate: PathGate = UNCONFINED): Tool {
   return defineTool({
     name: "read",
     description: "Read a text file; offset (1-based line) and limit select a window of lines.",
@@ -37,7 +38,7 @@ export function readTool(): Tool {
       required: ["path"],
     },
     run: async (args) => {
-      const text = await readFile(stringArg(args, "path"), "utf8");
+      const text = await readFile(await gate(stringArg(args, "path")), "utf8");
       const offset = positiveInt(args, "offset");
       const limit = positiveInt(args, "limit");
       if (offset === undefined && limit === undefined) return text;
@@ -50,7 +51,7 @@ export function readTool(): Tool {
   });
 }
 
-export function writeTool(): Tool {
+export function writeTool(gate: PathGate = UNCONFINED): Tool {
   return defineTool({
     name: "write",
     description: "Write a text file, replacing what it held.",
@@ -63,7 +64,7 @@ export function writeTool(): Tool {
     },
     run: async (args) => {
       const content = stringArg(args, "content");
-      await writeFile(stringArg(args, "path"), content, "utf8");
+      await writeFile(await gate(stringArg(args, "path")), content, "utf8");
       return `Wrote ${Buffer.byteLength(content)} bytes to ${stringArg(args, "path")}`;
     },
   });
@@ -75,7 +76,7 @@ function occurrences(text: string, part: string): number {
   return count;
 }
 
-export function editTool(): Tool {
+export function editTool(gate: PathGate = UNCONFINED): Tool {
   return defineTool({
     name: "edit",
     description:
@@ -93,7 +94,7 @@ export function editTool(): Tool {
       required: ["path", "oldString", "newString"],
     },
     run: async (args) => {
-      const file = stringArg(args, "path");
+      const file = await gate(stringArg(args, "path"));
       const oldString = stringArg(args, "oldString");
       const newString = stringArg(args, "newString");
       if (oldString === "") throw new Error("oldString must not be empty");

@@ -3,6 +3,7 @@ import path from "node:path";
 import { glob } from "tinyglobby";
 import { defineTool } from "../define-tool";
 import type { Tool } from "../types";
+import { type PathGate, refuseClimbing, UNCONFINED } from "./workspace";
 
 const IGNORED = ["**/node_modules/**", "**/.git/**"];
 const MAX_LINES = 500;
@@ -18,7 +19,21 @@ function deep(pattern: string): string {
   return pattern.includes("/") ? pattern : `**/${pattern}`;
 }
 
-export function globTool(): Tool {
+async function within(files: string[], cwd: string, gate: PathGate): Promise<string[]> {
+  if (gate === UNCONFINED) return files;
+  const kept: string[] = [];
+  for (const file of files) {
+    try {
+      await gate(path.join(cwd, file));
+      kept.push(file);
+    } catch {
+      // outside the workspace: left out
+    }
+  }
+  return kept;
+}
+
+export function globTool(gate: PathGate = UNCONFINED): Tool {
   return defineTool({
     name: "glob",
     description: "List files matching a glob pattern (e.g. *.ts, src/**/*.md), relative to path.",
@@ -33,16 +48,18 @@ export function globTool(): Tool {
       required: ["pattern"],
     },
     run: async (args) => {
-      const cwd = stringArg(args, "path", ".");
-      const files = (
-        await glob(deep(stringArg(args, "pattern")), { cwd, ignore: IGNORED, dot: false })
-      ).sort();
+      const cwd = await gate(stringArg(args, "path", "."));
+      const pattern = stringArg(args, "pattern");
+      refuseClimbing(pattern, gate);
+      const found = await glob(deep(pattern), { cwd, ignore: IGNORED, dot: false });
+      // A symbolic link inside may point outside: only what stays inside is listed.
+      const files = (await within(found, cwd, gate)).sort();
       return { output: files.join("\n"), isError: false, metadata: { count: files.length } };
     },
   });
 }
 
-export function grepTool(): Tool {
+export function grepTool(gate: PathGate = UNCONFINED): Tool {
   return defineTool({
     name: "grep",
     description: "Search file contents for a regular expression; include narrows the files by glob.",
@@ -58,10 +75,11 @@ export function grepTool(): Tool {
       required: ["pattern"],
     },
     run: async (args) => {
-      const cwd = stringArg(args, "path", ".");
+      const cwd = await gate(stringArg(args, "path", "."));
       const pattern = new RegExp(stringArg(args, "pattern"));
       const include = typeof args.include === "string" && args.include !== "" ? deep(args.include) : "**/*";
-      const files = (await glob(include, { cwd, ignore: IGNORED })).sort();
+      refuseClimbing(include, gate);
+      const files = (await within(await glob(include, { cwd, ignore: IGNORED }), cwd, gate)).sort();
       const lines: string[] = [];
       let count = 0;
       for (const file of files) {

@@ -41,6 +41,15 @@ describe.each(["openai", "anthropic"] as const)("HTTP driver errors, %s style", 
     expect(stub.server.requests).toHaveLength(1);
   });
 
+  it("times out a reply whose body stalls after its headers, with the platform's fetch", async () => {
+    // Headers and a first chunk arrive, then nothing: the body read itself must be bounded.
+    stub.reply = () => ({ sseRaw: '{"choices":', keepOpen: true });
+    const started = performance.now();
+    const error = await failure(driver(style, { timeoutMs: 150, retries: 0 }).generate(input));
+    expect(error.code).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it("aborts a stream that is already delivering", async () => {
     stub.reply = () => ({ sseRaw: firstDelta(style), keepOpen: true });
     const controller = new AbortController();

@@ -85,6 +85,7 @@ export function createHttpDriver(options: HttpDriverOptions): ModelDriver {
         body: JSON.stringify(bodyOf(input, stream)),
       },
       fetch: fetchFn,
+      honoursSignal: options.fetch === undefined,
       timeoutMs: settings.timeoutMs,
       signal: input.signal,
     });

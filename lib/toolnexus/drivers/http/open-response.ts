@@ -5,6 +5,12 @@ export interface OpenResponseOptions {
   url: string;
   init: Omit<RequestInit, "signal">;
   fetch: typeof fetch;
+  /**
+   * Whether `fetch` stops the request and its body as soon as its signal aborts, as the
+   * platform's does. Otherwise (an injected fetch may not) every wait is also raced against the
+   * abort, which costs a promise and a listener per wait: the loop's hot path skips it.
+   */
+  honoursSignal?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -35,10 +41,10 @@ const BODY_EXCERPT_CHARS = 500;
  */
 export async function openResponse(options: OpenResponseOptions): Promise<OpenResponse> {
   if (options.signal?.aborted) throw abortedError(options.signal);
-  const live = startAttempt(options.timeoutMs, options.signal);
+  const live = startAttempt(options.timeoutMs, options.signal, options.honoursSignal === true);
   let response: Response;
   try {
-    response = await untilAborted(options.fetch(options.url, { ...options.init, signal: live.signal }), live);
+    response = await live.guard(options.fetch(options.url, { ...options.init, signal: live.signal }));
   } catch (error) {
     const failure = live.fail(error);
     live.close();
@@ -49,7 +55,7 @@ export async function openResponse(options: OpenResponseOptions): Promise<OpenRe
 
   let excerpt: string;
   try {
-    excerpt = await untilAborted(readExcerpt(response), live);
+    excerpt = await live.guard(readExcerpt(response));
   } catch (error) {
     const failure = live.fail(error);
     live.close();
@@ -67,12 +73,17 @@ export async function openResponse(options: OpenResponseOptions): Promise<OpenRe
 
 interface Attempt {
   signal: AbortSignal;
+  guard<T>(promise: Promise<T>): Promise<T>;
   fail(error: unknown): ToolnexusError;
   open(response: Response): OpenResponse;
   close(): void;
 }
 
-function startAttempt(timeoutMs: number, callerSignal: AbortSignal | undefined): Attempt {
+function startAttempt(
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+  honoursSignal: boolean,
+): Attempt {
   const controller = new AbortController();
   const onCallerAbort = () => controller.abort(abortedError(callerSignal));
   const onTimeout = () =>
@@ -95,8 +106,11 @@ function startAttempt(timeoutMs: number, callerSignal: AbortSignal | undefined):
       cause: error,
     });
   };
+  const guard = <T>(promise: Promise<T>): Promise<T> =>
+    honoursSignal && !controller.signal.aborted ? promise : untilAborted(promise, controller);
   return {
     signal: controller.signal,
+    guard,
     fail,
     close,
     open: (response) => ({
@@ -104,7 +118,7 @@ function startAttempt(timeoutMs: number, callerSignal: AbortSignal | undefined):
       signal: controller.signal,
       fail,
       close,
-      guard: (promise) => untilAborted(promise, controller),
+      guard,
       refresh: () => {
         if (timer === undefined) return;
         clearTimeout(timer);

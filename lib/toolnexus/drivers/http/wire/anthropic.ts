@@ -237,7 +237,10 @@ function toUsage(start: RawUsage, end: RawUsage): Usage {
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }
 
-function toAnthropicMessages(input: ModelInput): { system: string; messages: AnthropicMessage[] } {
+export function toAnthropicMessages(input: Pick<ModelInput, "system" | "messages">): {
+  system: string;
+  messages: AnthropicMessage[];
+} {
   const system = input.system ? [input.system] : [];
   const messages: AnthropicMessage[] = [];
   // The API rejects two consecutive turns of one role, so neighbours are folded together.

@@ -199,7 +199,9 @@ function toUsage(usage: z.infer<typeof usageSchema> | null | undefined): Usage {
   };
 }
 
-function toOpenAiMessages(input: ModelInput): Array<Record<string, unknown>> {
+export function toOpenAiMessages(
+  input: Pick<ModelInput, "system" | "messages">,
+): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   if (input.system) out.push({ role: "system", content: input.system });
   for (const message of input.messages) out.push(toOpenAiMessage(message));
