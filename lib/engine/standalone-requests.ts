@@ -122,10 +122,24 @@ export async function waitForStandaloneRequest(
   deps: AnswerDeps,
   input: { requestId: string; ownerId: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<StoredRequest> {
-  const { requestId, ownerId, signal } = input;
-  let current = await readStandaloneRequest(deps, { requestId, ownerId });
+  const current = await readStandaloneRequest(deps, input);
   if (current.status !== "open" || input.timeoutMs <= 0) return current;
+  // Expiry is swept once a second; waking at the deadline answers at once even without a sweep.
+  const expiresIn = current.request.expiresAt ? Date.parse(current.request.expiresAt) - Date.now() : Infinity;
+  return waitOnThread(deps, input, current.threadId, Math.max(0, Math.min(input.timeoutMs, expiresIn + 10)));
+}
 
+/** The wait itself, apart so that it holds the request's ids, not the open request and its form. */
+async function waitOnThread(
+  deps: AnswerDeps,
+  { requestId, ownerId, signal }: { requestId: string; ownerId: string; signal?: AbortSignal },
+  threadId: string,
+  waitMs: number,
+): Promise<StoredRequest> {
+  const closed = async () => {
+    const now = await readStandaloneRequest(deps, { requestId, ownerId });
+    return now.status === "open" ? undefined : now;
+  };
   let heard = false;
   let over = false;
   let wake: (() => void) | undefined;
@@ -139,19 +153,18 @@ export async function waitForStandaloneRequest(
     over = true;
     wake?.();
   };
-  const stopListening = deps.bus.listen(current.threadId, onNotice);
+  const stopListening = deps.bus.listen(threadId, onNotice);
   signal?.addEventListener("abort", end);
-  // Expiry is swept once a second; waking at the deadline answers at once even without a sweep.
-  const expiresIn = current.request.expiresAt ? Date.parse(current.request.expiresAt) - Date.now() : Infinity;
-  const timer = setTimeout(end, Math.max(0, Math.min(input.timeoutMs, expiresIn + 10)));
+  const timer = setTimeout(end, waitMs);
+  let done: StoredRequest | undefined;
   try {
-    current = await readStandaloneRequest(deps, { requestId, ownerId });
-    while (current.status === "open" && !over && !signal?.aborted) {
+    done = await closed();
+    while (!done && !over && !signal?.aborted) {
       if (!heard) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       if (!heard) continue;
       heard = false;
-      current = await readStandaloneRequest(deps, { requestId, ownerId });
+      done = await closed();
     }
   } finally {
     clearTimeout(timer);
@@ -159,7 +172,7 @@ export async function waitForStandaloneRequest(
     stopListening();
   }
   // At the deadline the request is read once more: that read expires it if its time is up.
-  return current.status === "open" ? readStandaloneRequest(deps, { requestId, ownerId }) : current;
+  return done ?? readStandaloneRequest(deps, { requestId, ownerId });
 }
 
 /** The owner withdraws an open request: it is answered `cancelled`, exactly once. */
