@@ -185,9 +185,3 @@ export async function listApiRequestsByOwner({
     next: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
   };
 }
-
-/** The last seq of the request's thread, so a waiter can follow what happens after it. */
-export async function getThreadLastSeqById({ db, threadId }: { db: DbClient; threadId: string }) {
-  const row = await db.thread.findUnique({ where: { id: threadId }, select: { lastEventSeq: true } });
-  return row?.lastEventSeq ?? 0;
-}

@@ -3,10 +3,8 @@ import {
   createApiRequest,
   findApiRequestByKey,
   getApiRequestByOwner,
-  getThreadLastSeqById,
 } from "@/lib/db/api-requests";
 import { claimRequest } from "@/lib/db/claim-request";
-import { listEventsAfterSeq } from "@/lib/db/events";
 import type { StoredRequest } from "@/lib/db/requests";
 import type { Audience } from "@/lib/domain/events";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
@@ -14,9 +12,9 @@ import { REQUEST_EXPIRY_HORIZON_DAYS, REQUEST_EXPIRY_HORIZON_MS } from "@/lib/do
 import { AppError } from "@/lib/errors";
 import type { AnswerDeps } from "./answer-request";
 import type { NewStandaloneRequest } from "./engine-types";
+import type { EventNotice } from "./event-bus";
 import { publishAll } from "./event-writer";
 import { expireRequest, isDue } from "./expire-request";
-import { subscribeThread } from "./subscribe-thread";
 import { checkAnswerSchema } from "./validate-answer";
 
 // Requests made through the HTTP API (ADR 0034): no run waits on them, so nothing resumes when
@@ -115,39 +113,66 @@ export async function readStandaloneRequest(
 
 /**
  * Waits until the request leaves "open" or `timeoutMs` passes, then returns it as it stands.
- * It follows the request's thread from the seq read before the last status check, so an answer
- * committed in between is in the replay; on PostgreSQL the bus hears answers from every instance.
+ * The request's thread is its own, so any notice on it may be the answer: the waiter re-reads
+ * the request. It listens before it reads, so an answer committed in between is heard; on
+ * PostgreSQL the bus hears answers from every instance. No replay of the thread's events: a
+ * waiter holds one listener and one timer, which is what lets many wait at once (ADR 0064).
  */
 export async function waitForStandaloneRequest(
   deps: AnswerDeps,
   input: { requestId: string; ownerId: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<StoredRequest> {
-  const afterSeq = await getThreadLastSeqById({
-    db: deps.db,
-    threadId: (await readStandaloneRequest(deps, input)).threadId,
-  });
   const current = await readStandaloneRequest(deps, input);
   if (current.status !== "open" || input.timeoutMs <= 0) return current;
-
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  input.signal?.addEventListener("abort", onAbort);
   // Expiry is swept once a second; waking at the deadline answers at once even without a sweep.
   const expiresIn = current.request.expiresAt ? Date.parse(current.request.expiresAt) - Date.now() : Infinity;
-  const timer = setTimeout(onAbort, Math.max(0, Math.min(input.timeoutMs, expiresIn + 10)));
+  return waitOnThread(deps, input, current.threadId, Math.max(0, Math.min(input.timeoutMs, expiresIn + 10)));
+}
+
+/** The wait itself, apart so that it holds the request's ids, not the open request and its form. */
+async function waitOnThread(
+  deps: AnswerDeps,
+  { requestId, ownerId, signal }: { requestId: string; ownerId: string; signal?: AbortSignal },
+  threadId: string,
+  waitMs: number,
+): Promise<StoredRequest> {
+  const closed = async () => {
+    const now = await readStandaloneRequest(deps, { requestId, ownerId });
+    return now.status === "open" ? undefined : now;
+  };
+  let heard = false;
+  let over = false;
+  let wake: (() => void) | undefined;
+  const onNotice = (notice: EventNotice) => {
+    // An in-process notice names its event; one from elsewhere (or a resync) must be read.
+    if (notice.event && notice.event.type !== "request_resolved") return;
+    heard = true;
+    wake?.();
+  };
+  const end = () => {
+    over = true;
+    wake?.();
+  };
+  const stopListening = deps.bus.listen(threadId, onNotice);
+  signal?.addEventListener("abort", end);
+  const timer = setTimeout(end, waitMs);
+  let done: StoredRequest | undefined;
   try {
-    const events = subscribeThread(
-      { bus: deps.bus, loadEventsAfter: (query) => listEventsAfterSeq({ db: deps.db, ...query }) },
-      { threadId: current.threadId, afterSeq, signal: stop.signal },
-    );
-    for await (const event of events) {
-      if (event.type === "request_resolved" && event.id === current.id) break;
+    done = await closed();
+    while (!done && !over && !signal?.aborted) {
+      if (!heard) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      if (!heard) continue;
+      heard = false;
+      done = await closed();
     }
   } finally {
     clearTimeout(timer);
-    input.signal?.removeEventListener("abort", onAbort);
+    signal?.removeEventListener("abort", end);
+    stopListening();
   }
-  return readStandaloneRequest(deps, input);
+  // At the deadline the request is read once more: that read expires it if its time is up.
+  return done ?? readStandaloneRequest(deps, { requestId, ownerId });
 }
 
 /** The owner withdraws an open request: it is answered `cancelled`, exactly once. */

@@ -8,7 +8,7 @@ import type { StoredRequest } from "@/lib/db/requests";
 import type { Audience } from "@/lib/domain/events";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError } from "@/lib/errors";
-import { untilDraining } from "@/lib/http/server-draining.mjs";
+import { drainingSignal } from "@/lib/http/server-draining.mjs";
 import type { Request as InboxRequest } from "@/lib/toolnexus/types";
 import { maxWaitingPerToken, progressEveryMs } from "./mcp-limits";
 import { addWaitingCall, waitingCount } from "./waiting-calls";
@@ -53,20 +53,26 @@ function idempotencyKeyOf(ask: Ask, tokenId: string): string {
   return `mcp:${tokenId}:${ask.tool}:${sha256(named)}`;
 }
 
-async function sendProgress(extra: ToolExtra, step: number, request: StoredRequest): Promise<void> {
+async function sendProgress(extra: ToolExtra, step: number, requestId: string): Promise<void> {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;
   await extra.sendNotification({
     method: "notifications/progress",
-    params: { progressToken, progress: step, message: `Waiting for an answer in the inbox (${request.id}).` },
+    params: { progressToken, progress: step, message: `Waiting for an answer in the inbox (${requestId}).` },
   });
 }
 
-export async function askAndWait(
-  context: McpCallContext,
-  ask: Ask,
-  extra: ToolExtra,
-): Promise<StoredRequest> {
+/**
+ * Makes the request, then waits for its answer. Not one async function: while a call waits it
+ * holds only the request's id, not the request, its schema or the tool's arguments (ADR 0064).
+ */
+export function askAndWait(context: McpCallContext, ask: Ask, extra: ToolExtra): Promise<StoredRequest> {
+  return makeRequest(context, ask).then((made) =>
+    made.status === "open" ? waitForAnswer(context, made.id, extra) : made,
+  );
+}
+
+async function makeRequest(context: McpCallContext, ask: Ask): Promise<StoredRequest> {
   const { engine, caller } = context;
   const limit = maxWaitingPerToken();
   if (waitingCount(caller.tokenId) >= limit) {
@@ -74,9 +80,8 @@ export async function askAndWait(
       message: `This API token already has ${limit} calls waiting for answers; answer or cancel some first.`,
     });
   }
-  let made: { request: StoredRequest };
   try {
-    made = await engine.createRequest({
+    const made = await engine.createRequest({
       owner: caller.actor,
       apiTokenId: caller.tokenId,
       request: ask.request,
@@ -84,6 +89,7 @@ export async function askAndWait(
       idempotencyKey: idempotencyKeyOf(ask, caller.tokenId),
       createHash: sha256(canonicalJson(ask.sameness)),
     });
+    return made.request;
   } catch (error) {
     if (error instanceof AppError && error.code === "invalid:idempotency_key") {
       throw new AppError("invalid:idempotency_key", {
@@ -92,29 +98,52 @@ export async function askAndWait(
     }
     throw error;
   }
-  const ids = { requestId: made.request.id, ownerId: caller.actor.id };
-  if (made.request.status !== "open") return made.request;
+}
 
-  const cancel = new AbortController();
-  const remove = addWaitingCall({ tokenId: caller.tokenId, callId: extra.requestId, cancel });
-  // The client dropping the connection ends the wait but not the request: its repeat finds it.
-  const stop = AbortSignal.any([untilDraining(context.httpSignal), extra.signal, cancel.signal]);
+async function waitForAnswer(
+  context: McpCallContext,
+  requestId: string,
+  extra: ToolExtra,
+): Promise<StoredRequest> {
+  const { engine, caller } = context;
+  const ids = { requestId, ownerId: caller.actor.id };
+  // One controller ends the wait, with plain listeners rather than `AbortSignal.any` (which on
+  // Node 20 keeps what it makes referenced for good). The client dropping the connection or the
+  // server draining ends the wait but not the request: the client's repeat finds it.
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  const ends = [context.httpSignal, extra.signal, drainingSignal()];
+  for (const signal of ends) signal.addEventListener("abort", end);
+  if (ends.some((signal) => signal.aborted)) end();
+  let cancelled = false;
+  const remove = addWaitingCall({
+    tokenId: caller.tokenId,
+    callId: extra.requestId,
+    cancel: () => {
+      cancelled = true;
+      end();
+    },
+  });
   try {
-    let current = made.request;
-    for (let step = 1; current.status === "open" && !stop.aborted; step += 1) {
-      await sendProgress(extra, step, current);
-      current = await engine.waitForRequest({ ...ids, timeoutMs: progressEveryMs(), signal: stop });
+    for (let step = 1; !stop.signal.aborted; step += 1) {
+      await sendProgress(extra, step, requestId);
+      const current = await engine.waitForRequest({
+        ...ids,
+        timeoutMs: progressEveryMs(),
+        signal: stop.signal,
+      });
+      if (current.status !== "open") return current;
     }
-    if (current.status !== "open") return current;
-    if (cancel.signal.aborted) return await cancelled(engine, ids);
+    if (cancelled) return await cancelledRequest(engine, ids);
     throw new Error("The call ended before the request was answered; call again to go on waiting.");
   } finally {
     remove();
+    for (const signal of ends) signal.removeEventListener("abort", end);
   }
 }
 
 /** The client cancelled: the request is withdrawn, unless an answer came first (then that stands). */
-async function cancelled(
+async function cancelledRequest(
   engine: Engine,
   ids: { requestId: string; ownerId: string },
 ): Promise<StoredRequest> {

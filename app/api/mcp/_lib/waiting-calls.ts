@@ -8,8 +8,8 @@ export interface WaitingCall {
   tokenId: string;
   /** The JSON-RPC id the client gave the tools/call. */
   callId: string | number;
-  /** Aborted when the client cancels the call. */
-  cancel: AbortController;
+  /** Called when the client cancels the call. */
+  cancel: () => void;
 }
 
 const byToken = new Map<string, Set<WaitingCall>>();
@@ -36,11 +36,11 @@ export function addWaitingCall(call: WaitingCall): () => void {
  * Cancels the token's waiting call with this JSON-RPC id. Two clients sharing a token may both
  * use the same id; then which one was meant cannot be told, and neither is cancelled.
  */
-export function cancelWaitingCall(tokenId: string, callId: string | number, reason: string): boolean {
+export function cancelWaitingCall(tokenId: string, callId: string | number): boolean {
   const matching = [...(byToken.get(tokenId) ?? [])].filter((call) => call.callId === callId);
   const only = matching.length === 1 ? matching[0] : undefined;
   if (!only) return false;
-  only.cancel.abort(reason);
+  only.cancel();
   return true;
 }
 
@@ -55,7 +55,7 @@ export function listenForCancels(bus: EventBus): void {
   listening.add(bus);
   bus.listenSignals((message) => {
     if (message.type === "mcp_call_cancelled") {
-      cancelWaitingCall(message.tokenId, message.callId, "cancelled by the client");
+      cancelWaitingCall(message.tokenId, message.callId);
     }
   });
 }
