@@ -1,6 +1,16 @@
 import "server-only";
 import type { DbTx } from "./db-types";
-import { hotSqlOf, type SqlValue, sql, sqlColumns, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
+import {
+  hotSqlOf,
+  type SqlStatement,
+  type SqlValue,
+  sql,
+  sqlColumns,
+  sqlInsertRows,
+  sqlJson,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
 import { newRowId } from "./row-id";
 
 export type AuditAction =
@@ -72,8 +82,12 @@ export function auditEntryValues({ actorId, action, targetType, targetId, detail
   ];
 }
 
+/** The audit table's one INSERT: `entries`, after the CTE `after` if given (see `sqlInsertRows`). */
+export function insertAuditEntriesSql(entries: readonly AuditEntry[], after?: SqlStatement): SqlStatement {
+  return sql`INSERT INTO ${sqlTable("AuditLog")} ${sqlInsertRows(auditEntryColumns, entries.map(auditEntryValues), after)}`;
+}
+
 /** Written in the same transaction as the change it describes, so the log never disagrees with it. */
 export async function recordAuditEntry({ tx, ...entry }: { tx: DbTx } & AuditEntry): Promise<void> {
-  await hotSqlOf(tx).execute(sql`
-    INSERT INTO ${sqlTable("AuditLog")} (${auditEntryColumns}) VALUES ${sqlRows([auditEntryValues(entry)])}`);
+  await hotSqlOf(tx).execute(insertAuditEntriesSql([entry]));
 }

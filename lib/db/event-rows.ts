@@ -1,21 +1,72 @@
 import "server-only";
+import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { DbTx } from "./db-types";
 import {
   hotSqlOf,
   inInsertBatches,
   readSqlJson,
+  type SqlStatement,
   type SqlValue,
   sql,
   sqlBool,
+  sqlColumns,
   sqlInt,
+  sqlJson,
   sqlRows,
   sqlTable,
   sqlTime,
 } from "./hot-sql";
+import { markPropertyOrder, restorePropertyOrder } from "./property-order";
+import { newRowId } from "./row-id";
 import type { EnabledWebhookEndpoint } from "./webhook-outbox";
 
 // How a thread's event rows are written at their seqs (events.ts builds them and writes the
 // outboxes beside them).
+
+export interface EventRow {
+  threadId: string;
+  seq: number;
+  runId: string | null;
+  type: string;
+  payload: unknown;
+  createdAt: Date;
+}
+
+export function toThreadEvent(row: EventRow): ThreadEvent {
+  return {
+    ...restorePropertyOrder(row.payload as object),
+    type: row.type,
+    threadId: row.threadId,
+    seq: row.seq,
+    runId: row.runId,
+    createdAt: row.createdAt.toISOString(),
+  } as ThreadEvent;
+}
+
+/**
+ * Events as they will be stored, before their seqs are known (`seq` is 0 until the caller sets
+ * it): built before the write, since an event's webhook occurrences do not depend on its seq,
+ * so the write can bring back what the outboxes need with it.
+ */
+export function prepareEvents({
+  threadId,
+  runId,
+  bodies,
+}: {
+  threadId: string;
+  runId: string | null;
+  bodies: EventBody[];
+}): { createdAt: Date; stored: StoredEvent[]; events: ThreadEvent[] } {
+  const createdAt = new Date();
+  const stored = bodies.map(({ type, ...payload }): StoredEvent => {
+    const ordered = markPropertyOrder(payload);
+    return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
+  });
+  const events = stored.map((row) =>
+    toThreadEvent({ threadId, seq: 0, runId, type: row.type, payload: row.payload, createdAt }),
+  );
+  return { createdAt, stored, events };
+}
 
 /**
  * Takes the next `count` seqs of a thread's log by moving its counter on, and returns the
@@ -67,13 +118,12 @@ export async function writeEventRows({
 }): Promise<{ start: number; endpoints?: EnabledWebhookEndpoint[] }> {
   const hot = hotSqlOf(tx);
   if (first === undefined && hot.provider === "postgres" && stored.length <= EVENTS_PER_SEQ_STATEMENT) {
-    const rows = stored.map((row): [string, string, SqlValue] => [row.id, row.type, row.json]);
     const taken = await insertEventsTakingSeqs({
       tx,
       threadId,
       runId,
       createdAt,
-      rows,
+      stored,
       readWebhookEndpoints,
     });
     if (taken === null) throw new Error(`thread ${threadId} does not exist`);
@@ -90,10 +140,48 @@ export async function writeEventRows({
     sqlTime(createdAt),
   ]);
   for (const batch of inInsertBatches(values))
-    await hot.execute(sql`
-      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
-      VALUES ${sqlRows(batch)}`);
+    await hot.execute(insertEventRowsSql(sql`VALUES ${sqlRows(batch)}`));
   return { start };
+}
+
+/** The event table's one INSERT, of the rows `source` yields in `EVENT_ROW_COLUMNS`' order. */
+function insertEventRowsSql(source: SqlStatement): SqlStatement {
+  return sql`INSERT INTO ${sqlTable("Event")} (${EVENT_ROW_COLUMNS}) ${source}`;
+}
+
+const EVENT_ROW_COLUMNS = sqlColumns(["id", "threadId", "seq", "runId", "type", "payload", "createdAt"]);
+
+/**
+ * PostgreSQL: taking the next seqs of a thread's log and inserting the events at them, as two
+ * CTEs of a larger statement: `"taken"` (the thread's counter) and `"inserted"` (the rows,
+ * returning their seqs). With `after`, only when that earlier CTE returned a row (an answer's
+ * claim): a lost claim takes no seq.
+ */
+export function eventRowsCtes({
+  threadId,
+  runId,
+  createdAt,
+  stored,
+  after,
+}: {
+  threadId: string;
+  runId: string | null;
+  createdAt: Date;
+  stored: StoredEvent[];
+  after?: SqlStatement;
+}): SqlStatement {
+  const count = stored.length;
+  const values = stored.map((row, index) => [row.id, sqlInt(index + 1), row.type, row.json]);
+  const when = after ? sql` AND EXISTS (SELECT 1 FROM ${after})` : sql``;
+  return sql`"taken" AS (
+      UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(createdAt)}
+      WHERE "id" = ${threadId}${when} RETURNING "lastEventSeq"
+    ), "inserted" AS (
+      ${insertEventRowsSql(sql`
+      SELECT "v"."id", ${threadId}, "taken"."lastEventSeq" - ${sqlInt(count)} + "v"."k", ${runId}, "v"."type", "v"."payload", ${sqlTime(createdAt)}
+      FROM "taken", (VALUES ${sqlRows(values)}) AS "v" ("id", "k", "type", "payload")`)}
+      RETURNING "seq"
+    )`;
 }
 
 // On PostgreSQL every statement is a round trip, and every engine transaction that appends
@@ -106,9 +194,9 @@ export async function writeEventRows({
 const EVENTS_PER_SEQ_STATEMENT = 200;
 
 /**
- * Takes the next `rows.length` seqs of a thread's log and inserts the events at them, in order;
+ * Takes the next `stored.length` seqs of a thread's log and inserts the events at them, in order;
  * returns the first seq, or null when the thread does not exist (nothing was written).
- * Each row is [id, type, payload (sqlJson)], the k-th taking the k-th seq. The endpoints are
+ * The k-th row takes the k-th seq. The endpoints are
  * read in the same snapshot a statement of their own would have had at this point.
  */
 async function insertEventsTakingSeqs({
@@ -116,28 +204,18 @@ async function insertEventsTakingSeqs({
   threadId,
   runId,
   createdAt,
-  rows,
+  stored,
   readWebhookEndpoints,
 }: {
   tx: DbTx;
   threadId: string;
   runId: string | null;
   createdAt: Date;
-  rows: [id: string, type: string, payload: SqlValue][];
+  stored: StoredEvent[];
   readWebhookEndpoints: boolean;
 }): Promise<{ start: number; endpoints?: EnabledWebhookEndpoint[] } | null> {
-  const count = rows.length;
-  const values = rows.map(([id, type, payload], index) => [id, sqlInt(index + 1), type, payload]);
   const [result] = await hotSqlOf(tx).query<{ first: number | null; endpoints: unknown }>(sql`
-    WITH "taken" AS (
-      UPDATE ${sqlTable("Thread")} SET "lastEventSeq" = "lastEventSeq" + ${sqlInt(count)}, "updatedAt" = ${sqlTime(createdAt)}
-      WHERE "id" = ${threadId} RETURNING "lastEventSeq"
-    ), "inserted" AS (
-      INSERT INTO ${sqlTable("Event")} ("id", "threadId", "seq", "runId", "type", "payload", "createdAt")
-      SELECT "v"."id", ${threadId}, "taken"."lastEventSeq" - ${sqlInt(count)} + "v"."k", ${runId}, "v"."type", "v"."payload", ${sqlTime(createdAt)}
-      FROM "taken", (VALUES ${sqlRows(values)}) AS "v" ("id", "k", "type", "payload")
-      RETURNING "seq"
-    )
+    WITH ${eventRowsCtes({ threadId, runId, createdAt, stored })}
     SELECT (SELECT min("seq") FROM "inserted") AS "first",
       CASE WHEN ${sqlBool(readWebhookEndpoints)} THEN (
         SELECT coalesce(json_agg(json_build_object('id', "id", 'events', "events")), '[]'::json)

@@ -3,58 +3,12 @@ import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import { transcriptEventTypes } from "@/lib/domain/superseded-events";
 import { webhookOccurrencesOf } from "@/lib/domain/webhooks";
 import type { DbClient, DbTx } from "./db-types";
-import { type StoredEvent, takeEventSeqs, writeEventRows } from "./event-rows";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlInt, sqlJson, sqlTable } from "./hot-sql";
+import { eventOutboxes } from "./event-outboxes";
+import { type EventRow, prepareEvents, takeEventSeqs, toThreadEvent, writeEventRows } from "./event-rows";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlInt, sqlTable } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
-import { enqueueMailNoticesForEvents } from "./mail-notices";
-import { markPropertyOrder, restorePropertyOrder } from "./property-order";
-import { newRowId } from "./row-id";
-import { enqueueWebhooksForEvents } from "./webhook-outbox";
 
-interface EventRow {
-  threadId: string;
-  seq: number;
-  runId: string | null;
-  type: string;
-  payload: unknown;
-  createdAt: Date;
-}
-
-export function toThreadEvent(row: EventRow): ThreadEvent {
-  return {
-    ...restorePropertyOrder(row.payload as object),
-    type: row.type,
-    threadId: row.threadId,
-    seq: row.seq,
-    runId: row.runId,
-    createdAt: row.createdAt.toISOString(),
-  } as ThreadEvent;
-}
-
-/**
- * Events as they will be stored, before their seqs are known (`seq` is 0 until the caller sets
- * it): built before the write, since an event's webhook occurrences do not depend on its seq,
- * so the write can bring back what the outboxes need with it.
- */
-export function prepareEvents({
-  threadId,
-  runId,
-  bodies,
-}: {
-  threadId: string;
-  runId: string | null;
-  bodies: EventBody[];
-}): { createdAt: Date; stored: StoredEvent[]; events: ThreadEvent[] } {
-  const createdAt = new Date();
-  const stored = bodies.map(({ type, ...payload }): StoredEvent => {
-    const ordered = markPropertyOrder(payload);
-    return { id: newRowId(), type, payload: ordered, json: sqlJson(JSON.stringify(ordered)) };
-  });
-  const events = stored.map((row) =>
-    toThreadEvent({ threadId, seq: 0, runId, type: row.type, payload: row.payload, createdAt }),
-  );
-  return { createdAt, stored, events };
-}
+export { addEventOutbox, composeEventAppend, type EventOutbox } from "./event-outboxes";
 
 async function insertEvents({
   tx,
@@ -86,10 +40,11 @@ async function insertEvents({
   events.forEach((event, index) => {
     event.seq = written.start + index;
   });
-  // Every event reaches the log through here, so the outboxes (webhooks, mail) are written in
-  // the very transaction that stores the event, however the callers' transactions are arranged.
-  if (readWebhookEndpoints) await enqueueWebhooksForEvents({ tx, events, endpoints: written.endpoints });
-  await enqueueMailNoticesForEvents({ tx, events, opened: openedRequestRowIds });
+  // Every event reaches the log through here or `composeEventAppend` (event-outboxes.ts), so the outboxes (webhooks,
+  // mail) are written in the very transaction that stores the event, however the callers'
+  // transactions are arranged.
+  for (const outbox of eventOutboxes)
+    await outbox.write({ tx, events, endpoints: written.endpoints, opened: openedRequestRowIds });
   return events;
 }
 

@@ -21,6 +21,7 @@ export {
   sql,
   sqlBool,
   sqlColumns,
+  sqlInsertRows,
   sqlInt,
   sqlJoin,
   sqlJson,

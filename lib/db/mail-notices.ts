@@ -48,6 +48,20 @@ export async function enqueueMailNoticesForEvents({
     VALUES ${sqlRows(fresh.map((requestRowId) => [newRowId(), requestRowId, "pending", at, at]))}`);
 }
 
+/**
+ * In one statement that appends events (`composeEventAppend`): nothing to write when none of
+ * them opens a request; null (append them in a transaction) when one does, since whether its
+ * notice exists is read first.
+ */
+export function composeMailOutbox(events: readonly ThreadEvent[]) {
+  const opens = events.some(
+    (event) => event.type === "pending" && event.requests.some((view) => view.status === "open"),
+  );
+  return opens
+    ? null
+    : { before: [], guard: sql`true`, after: [], columns: sql`0 AS "mailNotices"`, crowded: () => false };
+}
+
 export async function listDueMailNotices({ db, now, limit }: { db: DbClient; now: Date; limit: number }) {
   return db.mailNotice.findMany({
     where: { status: "pending", nextAttemptAt: { lte: now } },

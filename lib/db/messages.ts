@@ -115,10 +115,9 @@ export async function getTranscriptTextByThread({
 
 /**
  * PostgreSQL: `"found"` and `"text"` of the first `upTo` message rows of a thread, their texts
- * as written joined by "," in seq order; `upTo` may be an expression of the statement it is put
- * in (the answer's statement reads the run's own count), and null reads none.
+ * as written joined by "," in seq order.
  */
-export function postgresTranscriptText(threadId: string, upTo: SqlStatement): SqlStatement {
+function postgresTranscriptText(threadId: string, upTo: SqlStatement): SqlStatement {
   return sql`SELECT count(*)::int4 AS "found", string_agg("content"::text, ',' ORDER BY "seq") AS "text"
     FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${upTo}`;
 }

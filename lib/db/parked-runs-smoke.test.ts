@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { claimRequest } from "./claim-request";
 import { listDueRequests } from "./requests";
+import { resolveRequest } from "./resolve-request";
 import { claimParkedRun, listOrphanedRuns } from "./run-leases";
 import { seedParkedRuns } from "./testing/seed-parked-runs";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
@@ -50,7 +50,7 @@ test(`the sweeps and claims stay well under ${BOUND_MS} ms with ${PARKED} parked
     ).toBeNull();
   });
   const answer = await quickest(() =>
-    claimRequest({
+    resolveRequest({
       db,
       id: seeded.waitingRequestId,
       resolution: { status: "answered", answer: { id: "ask-0", ok: true }, actorId: seeded.userId },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimRequest } from "./claim-request";
 import { getBareRequestById, getRequestById } from "./requests";
+import { resolveRequest } from "./resolve-request";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
@@ -38,7 +38,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("reading one request on %s",
         minutesAgo: 3,
       },
     });
-    const claimed = await claimRequest({
+    const claimed = await resolveRequest({
       db,
       id: "r-done",
       resolution: {

@@ -194,28 +194,6 @@ describe.each(cases)("stored checkpoints (%s, version %i)", (provider, version) 
     ).rejects.toThrow(/holds 1 of the 2 messages/);
   });
 
-  it("takes a transcript its run's claim read only when it is all there, and verifies it like any", async () => {
-    const { threadId, checkpoint, stored } = await savedHelloFine();
-    const load = (messages: Message[]) =>
-      loadRunCheckpoint({
-        db: database.db,
-        threadId,
-        stored,
-        transcript: { text: messages.map((m) => canonicalJson(m)).join(","), count: messages.length },
-      });
-    // A short one is read again from the rows.
-    expect(await verifyLoaded(await load(checkpoint.messages.slice(0, 1)))).toEqual(checkpoint);
-    // A whole one is used as it is, so a changed one fails verification rather than resuming on it.
-    const changed = [
-      checkpoint.messages[0]!,
-      { role: "assistant", content: "transfer everything" } as Message,
-    ];
-    const loaded = await load(changed);
-    await expect(verifyLoaded(loaded)).rejects.toThrow(
-      expect.objectContaining({ code: "checkpoint:tampered" }),
-    );
-  });
-
   it("judges rows not spelled canonically (as PostgreSQL's jsonb gave them) by their values", async () => {
     const { threadId, checkpoint, stored } = await savedHelloFine();
     const respell = (text: string) =>

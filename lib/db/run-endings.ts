@@ -2,12 +2,12 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Message, ResumableCheckpoint, Usage } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
-import { cancelOpenRequestsByRun } from "./claim-request";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
+import { cancelOpenRequestsByRun } from "./resolve-request";
 import type { StoredCheckpoint } from "./runs";
 import { engineTransaction } from "./transaction-options";
 

@@ -1,7 +1,17 @@
 import "server-only";
 import { getDbProvider, getRawTableName } from "./db-provider";
-import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlTable, sqlTime } from "./hot-sql";
+import type { DbClient } from "./db-types";
+import {
+  hotSqlOf,
+  readSqlJson,
+  readSqlTime,
+  type SqlStatement,
+  sql,
+  sqlBool,
+  sqlColumns,
+  sqlTable,
+  sqlTime,
+} from "./hot-sql";
 import { type RunRow, type StoredRun, toStoredRun } from "./runs";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
@@ -12,7 +22,7 @@ import { type RunRow, type StoredRun, toStoredRun } from "./runs";
  * claimed; exactly one caller wins. From this statement on, the calls it waited on may start
  * and a Stop is refused until their results are stored (`answeredCallsStarted`, ADR 0055). Nothing can open a request while the run is parked, and
  * whoever resolves the last one calls this after its own commit (or, answering it, has taken
- * the run in that very transaction: `claimParkedRunByLastAnswer`), so no run is left behind.
+ * the run in that very statement or transaction: `countOffRunSql`), so no run is left behind.
  */
 export async function claimParkedRun({
   db,
@@ -41,37 +51,53 @@ export async function claimParkedRun({
   return row ? toStoredRun(readRunRow(row)) : null;
 }
 
+/** A lease under which a process drives a run. */
+export type RunLease = { leaseOwner: string; leaseExpiresAt: Date };
+
 /**
- * Inside the transaction of an answer to a parked run's last open request: counts the answer
- * off and takes the run back to running under the given lease in one statement, exactly when
- * `claimParkedRun` would take it right after that commit (no other request of it open, by its
- * count and by the rows). Null when the run waits on more; the caller then only counts one off.
- * The run's row is still the first written, and if the claim of the request then loses, this
- * rolls back with the rest. The version moves twice, as the answer and the change of hands
- * each move it when they are two steps.
+ * Counts a resolved request off its run, returning the run's row as it leaves it, or none when
+ * an answer finds the run no longer parked (an answer is only worth taking while its run waits,
+ * and a Stop that read the run before this commit must not also succeed). An answer moves the
+ * run's version; with `takeUnder` it also takes the run back to running under that lease when
+ * this was its last open request, by the count and by the rows, exactly when `claimParkedRun`
+ * would take it right after the answer's commit: the version then moves twice, as the two steps
+ * would move it, and the answered calls may start (`answeredCallsStarted`, ADR 0055).
+ * `when`: what else the update waits for, within the statement it is part of.
  */
-export async function claimParkedRunByLastAnswer({
-  tx,
+export function countOffRunSql({
   runId,
   requestRowId,
-  leaseOwner,
-  leaseExpiresAt,
+  answered,
+  takeUnder,
+  at,
+  when,
 }: {
-  tx: DbTx;
   runId: string;
   requestRowId: string;
-  leaseOwner: string;
-  leaseExpiresAt: Date;
-}): Promise<StoredRun | null> {
-  const [row] = await hotSqlOf(tx).query<Record<keyof RunRow, unknown>>(sql`
-    UPDATE ${sqlTable("Run")} SET "status" = 'running', "leaseOwner" = ${leaseOwner},
-      "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "openRequests" = 0, "version" = "version" + 2,
-      "answeredCallsStarted" = true, "updatedAt" = ${sqlTime(new Date())}
-    WHERE "id" = ${runId} AND "status" = 'pending' AND "openRequests" = 1 AND NOT EXISTS (
+  answered: boolean;
+  takeUnder?: RunLease;
+  at: Date;
+  when?: SqlStatement;
+}): SqlStatement {
+  const also = when ? sql` AND ${when}` : sql``;
+  const updatedAt = sqlTime(at);
+  if (!answered)
+    return sql`UPDATE ${sqlTable("Run")} SET "openRequests" = "openRequests" - 1, "updatedAt" = ${updatedAt}
+      WHERE "id" = ${runId}${also} RETURNING ${sqlColumns(RUN_ROW_COLUMNS)}`;
+  const take = sql`"o"."free" AND "openRequests" = 1`;
+  return sql`UPDATE ${sqlTable("Run")} SET
+      "status" = CASE WHEN ${take} THEN 'running' ELSE "status" END,
+      "leaseOwner" = CASE WHEN ${take} THEN ${takeUnder?.leaseOwner ?? null} ELSE "leaseOwner" END,
+      "leaseExpiresAt" = CASE WHEN ${take} THEN ${sqlTime(takeUnder?.leaseExpiresAt ?? null)} ELSE "leaseExpiresAt" END,
+      "version" = "version" + CASE WHEN ${take} THEN 2 ELSE 1 END,
+      "answeredCallsStarted" = ${take},
+      "openRequests" = "openRequests" - 1,
+      "updatedAt" = ${updatedAt}
+    FROM (SELECT ${sqlBool(takeUnder !== undefined)} AND NOT EXISTS (
       SELECT 1 FROM ${sqlTable("Request")} AS "other"
-      WHERE "other"."runId" = ${runId} AND "other"."status" = 'open' AND "other"."id" <> ${requestRowId})
-    RETURNING ${sqlColumns(RUN_ROW_COLUMNS)}`);
-  return row ? toStoredRun(readRunRow(row)) : null;
+      WHERE "other"."runId" = ${runId} AND "other"."status" = 'open' AND "other"."id" <> ${requestRowId}) AS "free") AS "o"
+    WHERE "id" = ${runId} AND "status" = 'pending'${also}
+    RETURNING ${sqlColumns(RUN_ROW_COLUMNS)}`;
 }
 
 /** What a claim hands back of the run's row: every column `readRunRow` reads. */

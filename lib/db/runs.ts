@@ -33,14 +33,6 @@ export interface StoredRun {
   version: number;
   /** The last event seq of the thread that the stored state accounts for (see `saveRunCheckpoint`). */
   savedEventSeq: number;
-  /** The checkpoint's transcript, when the statement that claimed the run read it as well. */
-  transcript?: StoredTranscript;
-}
-
-/** The first `count` message rows of a thread, their texts joined by "," (`CheckpointParts`). */
-export interface StoredTranscript {
-  text: string;
-  count: number;
 }
 
 export interface RunRow {
@@ -111,7 +103,7 @@ export const checkpointColumns = (checkpoint: Checkpoint) => {
 
 /**
  * The whole checkpoint of a stored run: its row's part and the transcript it refers to, which
- * the caller either has in hand (the claim read it), or is read now, or, for a version-2
+ * is read now, or, for a version-2
  * checkpoint, is read when `client.resume` asks for it (`DeferredCheckpointParts`): the answered
  * tool then runs without waiting for a long conversation to be read and checked. Refuses a
  * transcript shorter than the checkpoint counts.
@@ -120,18 +112,14 @@ export async function loadRunCheckpoint({
   db,
   threadId,
   stored,
-  transcript,
 }: {
   db: DbClient;
   threadId: string;
   stored: StoredCheckpoint;
-  /** The rows' text as the run's claim read it, if it did; read here unless all are there. */
-  transcript?: StoredTranscript;
 }): Promise<ResumableCheckpoint> {
   if (stored.messages) return stored as Checkpoint;
   const { messageCount, ...rest } = stored;
   // Whatever it is, `client.resume` checks it against the checkpoint's digest.
-  if (transcript?.count === messageCount) return { ...rest, transcript: transcript.text };
   const read = () => getTranscriptTextByThread({ db, threadId, count: messageCount });
   if (rest.version !== 2) return { ...rest, transcript: await read() };
   // Read once however often it is asked for: a run that fails closes its open turn from it.

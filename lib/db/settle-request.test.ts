@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimRequest } from "./claim-request";
+import { answerRequestTakingRun, resolveRequest } from "./resolve-request";
 import { claimParkedRun } from "./run-leases";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
@@ -61,7 +61,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
   it("lets one of six racing answers win, and only the winner leaves rows", async () => {
     const results = await Promise.all(
       [1, 2, 3, 4, 5, 6].map((n) =>
-        claimRequest({
+        resolveRequest({
           db: database.db,
           id: "r-race",
           resolution: {
@@ -96,7 +96,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
 
   it("refuses a late answer and changes nothing", async () => {
     const before = await traces("r-race");
-    const late = await claimRequest({
+    const late = await resolveRequest({
       db: database.db,
       id: "r-race",
       resolution: {
@@ -110,7 +110,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
   });
 
   it("records an expiry as a failed answer, outboxed only where subscribed", async () => {
-    const expired = await claimRequest({
+    const expired = await resolveRequest({
       db: database.db,
       id: "r-expire",
       resolution: { status: "expired", actorId: null },
@@ -156,17 +156,17 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
   }
   const lease = { leaseOwner: "instance-a", leaseExpiresAt: new Date(Date.UTC(2031, 0, 1)) };
   const answerOf = (requestRowId: string, actorId: string) =>
-    claimRequest({
+    answerRequestTakingRun({
       db: database.db,
       id: requestRowId,
       resolution: { status: "answered", answer: { id: `pnd-${requestRowId}`, ok: true }, actorId },
-      resumeAs: lease,
+      lease,
     });
 
   it("counts an answer off a run that waits on more, and takes the run with the last one", async () => {
     const run = await parkedRunWithTwoRequests("two");
     const first = await answerOf("two-1", "u-1");
-    expect(first).toMatchObject({ claimed: true, resumed: null });
+    expect(first).toMatchObject({ claimed: true, takenRun: null });
     const after = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect([after.status, after.openRequests, after.version, after.leaseOwner]).toEqual([
       "pending",
@@ -177,7 +177,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
     const last = await answerOf("two-2", "u-2");
     expect(last).toMatchObject({
       claimed: true,
-      resumed: { id: run.id, status: "running", leaseOwner: "instance-a" },
+      takenRun: { id: run.id, status: "running", leaseOwner: "instance-a" },
     });
     const taken = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect([taken.status, taken.openRequests, taken.version]).toEqual(["running", 0, 3]);
@@ -209,7 +209,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
     expect(after.openRequests).toBe(0);
     // Either an answer took the run in its own transaction, or neither could see the other's
     // commit and the run is parked with nothing open, for the claim the engine makes next.
-    const taken = results.filter((result) => result.claimed && result.resumed !== null);
+    const taken = results.filter((result) => result.claimed && result.takenRun !== null);
     if (taken.length === 0) {
       expect(after.status).toBe("pending");
       expect(await claimParkedRun({ db: database.db, runId: run.id, ...lease })).toMatchObject({
@@ -237,7 +237,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("settling a request on %s", 
     };
     const outboxed = async (tag: string) => {
       const run = await parkedRunWithTwoRequests(tag);
-      expect(await answerOf(`${tag}-1`, "u-1")).toMatchObject({ claimed: true, resumed: null });
+      expect(await answerOf(`${tag}-1`, "u-1")).toMatchObject({ claimed: true, takenRun: null });
       const seen = await traces(`${tag}-1`);
       const thread = await db.thread.findUniqueOrThrow({ where: { id: run.threadId } });
       expect(seen.events.map((event) => event.seq)).toEqual([thread.lastEventSeq]);

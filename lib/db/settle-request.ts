@@ -1,32 +1,30 @@
 import "server-only";
-import type { EventBody, ThreadEvent } from "@/lib/domain/events";
+import type { EventBody } from "@/lib/domain/events";
 import type { Answer } from "@/lib/toolnexus/types";
-import { type AuditEntry, auditEntryColumns, auditEntryValues, recordAuditEntry } from "./audit";
-import type { DbTx } from "./db-types";
-import { appendEvents } from "./events";
+import { type AuditEntry, insertAuditEntriesSql } from "./audit";
 import {
-  hotSqlOf,
+  type SqlStatement,
   type SqlValue,
   sql,
   sqlBool,
   sqlColumns,
+  sqlInsertRows,
   sqlJson,
-  sqlRows,
   sqlTable,
   sqlTime,
 } from "./hot-sql";
 import { newRowId } from "./row-id";
 
-// A request leaving "open": the conditional update that is the claim, then its answer row, its
-// audit entry and its event, all in the caller's transaction. On SQLite these are separate
-// statements (each costs no round trip); on PostgreSQL the claim, the answer and the audit entry
-// are one data-modifying statement, two round trips fewer on every answer (ADR 0050).
+// A request leaving "open": the conditional update that is the claim, then its answer row and its
+// audit entry. These are the statements resolve-request.ts composes into one answer; each is
+// written once, as a statement of its own (SQLite, where a statement costs no round trip) or as
+// a CTE after the claim (PostgreSQL, where the claim and both rows are one statement).
 
 export type Resolution =
   | { status: "answered"; answer: Answer; actorId: string }
   | { status: "expired" | "cancelled"; actorId: string | null };
 
-export const answerColumns = sqlColumns([
+const answerColumns = sqlColumns([
   "id",
   "requestRowId",
   "actorId",
@@ -36,38 +34,6 @@ export const answerColumns = sqlColumns([
   "toolName",
   "createdAt",
 ]);
-
-/**
- * Claims the open request and records how it ended; null when another transaction took it first
- * (then nothing is written). The caller has written the run's row already (see claim-request.ts).
- */
-export async function settleOpenRequest({
-  tx,
-  id,
-  threadId,
-  runId,
-  toolName,
-  resolution,
-  resolvedAt,
-}: {
-  tx: DbTx;
-  id: string;
-  threadId: string;
-  runId: string | null;
-  toolName: string;
-  resolution: Resolution;
-  resolvedAt: Date;
-}): Promise<{ events: ThreadEvent[]; answeredAt: Date } | null> {
-  const record = recordOfResolution({ id, toolName, resolution });
-  const claim = { tx, id, status: resolution.status, resolvedAt };
-  const claimed =
-    hotSqlOf(tx).provider === "postgres"
-      ? await claimRecordingAnswer({ ...claim, ...record })
-      : (await claimOpenRequest(claim)) && (await recordAnswer({ tx, ...record }));
-  if (!claimed) return null;
-  const events = await appendResolvedEvent({ tx, id, threadId, runId, resolution, answer: record.answer });
-  return { events, answeredAt: record.answeredAt };
-}
 
 /** The rows a resolution leaves beside the request's own: its answer and its audit entry. */
 export function recordOfResolution({
@@ -104,25 +70,6 @@ export function recordOfResolution({
   return { answer, answeredAt, answerRow, audit };
 }
 
-/** The thread's `request_resolved` event, with its outboxes. */
-export function appendResolvedEvent({
-  tx,
-  id,
-  threadId,
-  runId,
-  resolution,
-  answer,
-}: {
-  tx: DbTx;
-  id: string;
-  threadId: string;
-  runId: string | null;
-  resolution: Resolution;
-  answer: Omit<Answer, "id">;
-}): Promise<ThreadEvent[]> {
-  return appendEvents({ tx, threadId, runId, bodies: [resolvedEventBody({ id, resolution, answer })] });
-}
-
 /** The body of the `request_resolved` event a resolution appends. */
 export function resolvedEventBody({
   id,
@@ -143,63 +90,41 @@ export function resolvedEventBody({
   };
 }
 
-interface Claim {
-  tx: DbTx;
-  id: string;
-  status: Resolution["status"];
-  resolvedAt: Date;
-}
-
-/** The claim itself: true when this transaction is the one that moved the request out of "open". */
-async function claimOpenRequest({ tx, id, status, resolvedAt }: Claim): Promise<boolean> {
-  const at = sqlTime(resolvedAt);
-  const claimed = await hotSqlOf(tx).execute(
-    sql`UPDATE ${sqlTable("Request")} SET "status" = ${status}, "resolvedAt" = ${at}, "updatedAt" = ${at} WHERE "id" = ${id} AND "status" = 'open'`,
-  );
-  return claimed === 1;
-}
-
-async function recordAnswer({
-  tx,
-  answerRow,
-  audit,
-}: {
-  tx: DbTx;
-  answerRow: SqlValue[];
-  audit: AuditEntry;
-}) {
-  await hotSqlOf(tx).execute(
-    sql`INSERT INTO ${sqlTable("Answer")} (${answerColumns}) VALUES ${sqlRows([answerRow])}`,
-  );
-  await recordAuditEntry({ tx, ...audit });
-  return true;
-}
-
 /**
- * PostgreSQL: the claim and both rows as one statement. The inserts read from the claim's
- * RETURNING, so a lost claim (no row moved out of "open", also after waiting for a racing
- * claim's commit) inserts nothing; the request's row lock is taken first, as before.
+ * The claim: moves the request out of "open", returning its id when this statement is the one
+ * that did. `when`: what else the claim waits for, within the statement it is part of.
  */
-async function claimRecordingAnswer({
-  tx,
+export function claimOpenRequestSql({
   id,
   status,
   resolvedAt,
-  answerRow,
-  audit,
-}: Claim & { answerRow: SqlValue[]; audit: AuditEntry }): Promise<boolean> {
+  when,
+}: {
+  id: string;
+  status: Resolution["status"];
+  resolvedAt: Date;
+  when?: SqlStatement;
+}): SqlStatement {
   const at = sqlTime(resolvedAt);
-  const [row] = await hotSqlOf(tx).query<{ claimed: number }>(sql`
-    WITH "claimed" AS (
-      UPDATE ${sqlTable("Request")} SET "status" = ${status}, "resolvedAt" = ${at}, "updatedAt" = ${at}
-      WHERE "id" = ${id} AND "status" = 'open' RETURNING "id"
-    ), "answer" AS (
-      INSERT INTO ${sqlTable("Answer")} (${answerColumns})
-      SELECT "v".* FROM "claimed", (VALUES ${sqlRows([answerRow])}) AS "v" (${answerColumns})
-    ), "audit" AS (
-      INSERT INTO ${sqlTable("AuditLog")} (${auditEntryColumns})
-      SELECT "v".* FROM "claimed", (VALUES ${sqlRows([auditEntryValues(audit)])}) AS "v" (${auditEntryColumns})
-    )
-    SELECT count(*)::int4 AS "claimed" FROM "claimed"`);
-  return Number(row?.claimed ?? 0) === 1;
+  return sql`UPDATE ${sqlTable("Request")} SET "status" = ${status}, "resolvedAt" = ${at}, "updatedAt" = ${at}
+    WHERE "id" = ${id} AND "status" = 'open'${when ? sql` AND ${when}` : sql``} RETURNING "id"`;
+}
+
+/** The answer table's one INSERT, after the CTE `after` if given (see `sqlInsertRows`). */
+export function insertAnswerSql(answerRow: SqlValue[], after?: SqlStatement): SqlStatement {
+  return sql`INSERT INTO ${sqlTable("Answer")} ${sqlInsertRows(answerColumns, [answerRow], after)}`;
+}
+
+/**
+ * The rows a claim records: the answer and its audit entry, each after the CTE `after` if given
+ * (PostgreSQL's form, CTEs of the claim's statement), else one statement each (SQLite's).
+ */
+export function recordedRowsSql(
+  record: { answerRow: SqlValue[]; audit: AuditEntry },
+  after?: SqlStatement,
+): { answer: SqlStatement; audit: SqlStatement } {
+  return {
+    answer: insertAnswerSql(record.answerRow, after),
+    audit: insertAuditEntriesSql([record.audit], after),
+  };
 }

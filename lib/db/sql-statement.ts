@@ -52,6 +52,22 @@ class Rows {
 export const sqlRows = (rows: readonly (readonly SqlValue[])[]) => new Rows(rows);
 
 /**
+ * What an INSERT writes into `columns`: `rows`, or, with `after` (a CTE of the same PostgreSQL
+ * statement), those rows once for each row `after` returns, so a write that depends on a claim
+ * writes nothing when the claim took nothing. Each table's INSERT is written once and takes
+ * either form.
+ */
+export function sqlInsertRows(
+  columns: Columns,
+  rows: readonly (readonly SqlValue[])[],
+  after?: SqlStatement,
+): SqlStatement {
+  return after
+    ? sql`(${columns}) SELECT "v".* FROM ${after}, (VALUES ${sqlRows(rows)}) AS "v" (${columns})`
+    : sql`(${columns}) VALUES ${sqlRows(rows)}`;
+}
+
+/**
  * `rows` cut into lots for one multi-row INSERT each, well inside either database's limit on a
  * statement's values (32,766 on SQLite, 65,535 on PostgreSQL), as Prisma's createMany cuts them.
  */

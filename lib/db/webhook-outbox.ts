@@ -7,6 +7,7 @@ import {
   hotSqlOf,
   inInsertBatches,
   readSqlJson,
+  type SqlStatement,
   type SqlValue,
   sql,
   sqlBool,
@@ -73,13 +74,75 @@ export async function enqueueWebhookOccurrences({
   }
   // The columns Prisma would fill in itself (ids, timestamps) are written here.
   for (const batch of inInsertBatches(messages))
-    await hot.execute(sql`
-      INSERT INTO ${sqlTable("WebhookMessage")} ("id", "eventKey", "type", "body", "createdAt")
-      VALUES ${sqlRows(batch)}`);
+    await hot.execute(insertMessagesSql(sql`VALUES ${sqlRows(batch)}`));
   for (const batch of inInsertBatches(deliveries))
-    await hot.execute(sql`
-      INSERT INTO ${sqlTable("WebhookDelivery")} ("id", "messageId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-      VALUES ${sqlRows(batch)}`);
+    await hot.execute(insertDeliveriesSql(sql`VALUES ${sqlRows(batch)}`));
+}
+
+/** The message table's one INSERT, of the rows `source` yields; `tail` (a conflict rule, a RETURNING) after them. */
+function insertMessagesSql(source: SqlStatement, tail = sql``): SqlStatement {
+  return sql`INSERT INTO ${sqlTable("WebhookMessage")} ("id", "eventKey", "type", "body", "createdAt") ${source}${tail}`;
+}
+
+/** The delivery table's one INSERT, of the rows `source` yields. */
+function insertDeliveriesSql(source: SqlStatement): SqlStatement {
+  return sql`INSERT INTO ${sqlTable("WebhookDelivery")} ("id", "messageId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt") ${source}`;
+}
+
+/** Deliveries one statement can write for its one webhook message; more take the transaction. */
+const DELIVERIES_PER_STATEMENT = 8;
+
+/**
+ * PostgreSQL: the outbox of events appended by a larger statement (`eventRowsCtes`), as its
+ * CTEs: `before` the claim the statement depends on (the subscribed endpoints, and `guard`,
+ * which the claim must also meet so that a statement that could not write every delivery
+ * writes nothing), `after` the event's `"inserted"`. Null when the events stand for more than
+ * one occurrence (then they are appended in a transaction). `crowded` reads the statement's
+ * `"subscribers"` column: the claim took nothing because too many endpoints subscribe.
+ */
+export function composeWebhookOutbox(events: readonly ThreadEvent[]): {
+  before: SqlStatement[];
+  guard: SqlStatement;
+  after: SqlStatement[];
+  columns: SqlStatement;
+  crowded(row: Record<string, unknown>): boolean;
+} | null {
+  const occurrences = events.flatMap(webhookOccurrencesOf);
+  if (occurrences.length > 1) return null;
+  const [occurrence] = occurrences;
+  if (!occurrence)
+    return {
+      before: [],
+      guard: sql`true`,
+      after: [],
+      columns: sql`0 AS "subscribers"`,
+      crowded: () => false,
+    };
+  const at = new Date(events[0]!.createdAt);
+  const message = webhookMessageOf(occurrence, at);
+  const written = sqlTime(at);
+  const now = sqlTime(new Date());
+  const ids = Array.from({ length: DELIVERIES_PER_STATEMENT }, (_, k) => [newRowId(), sqlInt(k + 1)]);
+  return {
+    before: [
+      sql`"subscribed" AS (
+      SELECT "id", row_number() OVER (ORDER BY "id") AS "k" FROM ${sqlTable("WebhookEndpoint")}
+      WHERE "disabled" = false AND "events" @> jsonb_build_array(${occurrence.type}::text))`,
+    ],
+    guard: sql`(SELECT count(*) FROM "subscribed") <= ${sqlInt(DELIVERIES_PER_STATEMENT)}`,
+    after: [
+      sql`"message" AS (${insertMessagesSql(
+        sql`SELECT ${message.id}, ${occurrence.eventKey}, ${occurrence.type}, ${message.body}, ${written}
+      FROM "inserted" WHERE EXISTS (SELECT 1 FROM "subscribed")`,
+        sql` ON CONFLICT ("eventKey") DO NOTHING RETURNING "id"`,
+      )})`,
+      sql`"delivery" AS (${insertDeliveriesSql(sql`
+      SELECT "ids"."id", "message"."id", "subscribed"."id", 'pending', 0, ${written}, ${now}, ${now}
+      FROM "message", "subscribed" JOIN (VALUES ${sqlRows(ids)}) AS "ids" ("id", "k") ON "ids"."k" = "subscribed"."k"`)})`,
+    ],
+    columns: sql`(SELECT count(*)::int4 FROM "subscribed") AS "subscribers"`,
+    crowded: (row) => Number(row.subscribers) > DELIVERIES_PER_STATEMENT,
+  };
 }
 
 /** A message's id and its body, fixed once: every attempt and replay sends these bytes. */

@@ -1,28 +1,24 @@
-import { claimRequest } from "@/lib/db/claim-request";
 import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
-import type { StoredRun } from "@/lib/db/runs";
+import { answerRequestTakingRun, resolveRequest } from "@/lib/db/resolve-request";
 import { mcpElicitationOf } from "@/lib/domain/mcp-elicitation";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
-import type { Answer } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { AnswerInput, SubmittedAnswer } from "./engine-types";
 import { publishAll } from "./event-writer";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
+import type { RunLauncher } from "./run-launcher";
 import { validateAnswer } from "./validate-answer";
 
 export interface AnswerDeps extends ExpiryDeps {
   policy: AnswerPolicy;
   /**
-   * Lets the answer to a run's last open request take the run here in its own transaction,
-   * instead of claiming it in one more statement after the commit: `lease` says under which
-   * lease (undefined while this process stops taking runs), `continueClaimed` drives it.
+   * This process's runs (run-launcher.ts): when it takes runs, the answer to a run's last open
+   * request takes the run in the answer's own statement, under `leaseForTaking()`, instead of
+   * claiming it in one more statement after the commit, and `continueTakenRun` drives it.
    */
-  resumeHere?: {
-    lease(): { leaseOwner: string; leaseExpiresAt: Date } | undefined;
-    continueClaimed(run: StoredRun, answer: Answer): void;
-  };
+  runs?: Pick<RunLauncher, "leaseForTaking" | "continueTakenRun">;
 }
 
 function refuseClosed(request: Pick<BareRequest, "status" | "runId">): never {
@@ -79,15 +75,21 @@ export async function answerRequest(
   }
   const answer = validateAnswer({ request: request.request, answer: decide(input, request) });
 
-  const claim = await claimRequest({
+  const resolution = { status: "answered" as const, answer, actorId: actor.id };
+  const target = {
     db: deps.db,
     id: request.id,
     runId: request.runId,
     threadId: request.threadId,
     toolName: request.toolName,
-    resolution: { status: "answered", answer, actorId: actor.id },
-    resumeAs: request.runId === null ? undefined : deps.resumeHere?.lease(),
-  });
+  };
+  // The engine decides who drives the run once this was its last open request: this process,
+  // taking it in the answer's own statement, when it takes runs at all; otherwise whichever
+  // process claims it once the answer is stored.
+  const lease = request.runId === null ? undefined : deps.runs?.leaseForTaking();
+  const claim = lease
+    ? await answerRequestTakingRun({ ...target, resolution, lease })
+    : await resolveRequest({ ...target, resolution });
   if (!claim.claimed) {
     // Lost to another answer, an expiry, a cancel — or gone with its thread meanwhile, which
     // is no conflict: there is nothing left to answer.
@@ -99,7 +101,7 @@ export async function answerRequest(
   // notification to other processes. The answer just stored goes with it, so the resumed run
   // need not read it back.
   const published = publishAll(deps.bus, claim.events);
-  if (claim.resumed) deps.resumeHere?.continueClaimed(claim.resumed, answer);
+  if (claim.takenRun) deps.runs?.continueTakenRun(claim.takenRun, answer);
   else if (request.runId !== null) deps.resumeWhenReady(request.runId, answer);
   await published;
   const { id: _id, ...stored } = answer;

@@ -64,7 +64,6 @@ export async function prepareContinuation(
     db: deps.db,
     threadId: run.threadId,
     stored: run.checkpoint,
-    transcript: run.transcript,
   });
   const wireIds = checkpoint.slots.flatMap((slot) =>
     slot.state.status === "suspended" ? [slot.state.request.id] : [],

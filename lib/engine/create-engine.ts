@@ -57,11 +57,7 @@ export function createEngine(options: EngineOptions): Engine {
     bus,
     policy,
     resumeWhenReady: launcher.resumeWhenReady,
-    resumeHere: {
-      lease: () =>
-        launcher.stopping ? undefined : { leaseOwner: instanceId, leaseExpiresAt: leaseUntil(leaseMs) },
-      continueClaimed: launcher.continueClaimed,
-    },
+    runs: launcher,
   };
   const timers = createRunTimers({
     deps,

@@ -1,6 +1,6 @@
-import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
 import type { BareRequest } from "@/lib/db/requests";
+import { resolveRequest } from "@/lib/db/resolve-request";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { EventBus } from "./event-bus";
 import { publishAll } from "./event-writer";
@@ -27,7 +27,7 @@ export async function expireRequest(
   request: { id: string; runId: string | null; threadId: string; toolName: string },
 ): Promise<boolean> {
   const { id, runId, threadId, toolName } = request;
-  const claim = await claimRequest({
+  const claim = await resolveRequest({
     db: deps.db,
     id,
     runId,

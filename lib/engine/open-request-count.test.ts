@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimRequest } from "@/lib/db/claim-request";
+import { resolveRequest } from "@/lib/db/resolve-request";
 import { claimParkedRun, listOrphanedRuns } from "@/lib/db/run-leases";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
@@ -53,7 +53,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a run's open-request count 
     );
     expect(isAppError(again, "conflict:answer")).toBe(true);
     // A claim that loses the race for the request leaves the run's count as it was.
-    const lost = await claimRequest({
+    const lost = await resolveRequest({
       db: suite.database.db,
       id: input!.id,
       resolution: {

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
-import { claimParkedRun, releaseRunLeases } from "@/lib/db/run-leases";
+import { claimParkedRun, type RunLease, releaseRunLeases } from "@/lib/db/run-leases";
 import type { StoredRun } from "@/lib/db/runs";
 import { logger } from "@/lib/log/logger";
 import type { Answer } from "@/lib/toolnexus/types";
@@ -26,8 +26,13 @@ export interface RunLauncher {
   continueRun(runId: string, known?: KnownState): void;
   /** Claims a parked run whose requests are all settled, then continues it. */
   resumeWhenReady(runId: string, answer?: Answer): void;
-  /** Continues a parked run that the answer to its last request has just claimed for this process. */
-  continueClaimed(run: StoredRun, answer: Answer): void;
+  /**
+   * The lease under which the answer to a parked run's last open request takes the run for this
+   * process in the answer's own statement; undefined while this process stops taking runs.
+   */
+  leaseForTaking(): RunLease | undefined;
+  /** Continues a parked run that the answer to its last request has just taken for this process. */
+  continueTakenRun(run: StoredRun, answer: Answer): void;
   /** Keeps a piece of background work until it settles; its failure is reported, not thrown. */
   track(work: Promise<unknown>): void;
   isLive(runId: string): boolean;
@@ -106,7 +111,10 @@ export function createRunLauncher(deps: DriveDeps): RunLauncher {
     );
   };
 
-  const continueClaimed: RunLauncher["continueClaimed"] = (run, answer) =>
+  const leaseForTaking = () =>
+    stopping ? undefined : { leaseOwner: instanceId, leaseExpiresAt: leaseUntil(leaseMs) };
+
+  const continueTakenRun: RunLauncher["continueTakenRun"] = (run, answer) =>
     continueRun(run.id, { claimed: run, resolved: toResumeAnswer(answer.id, answer) });
 
   const idle = async () => {
@@ -117,7 +125,8 @@ export function createRunLauncher(deps: DriveDeps): RunLauncher {
     launch,
     continueRun,
     resumeWhenReady,
-    continueClaimed,
+    leaseForTaking,
+    continueTakenRun,
     track,
     isLive: (runId) => live.has(runId),
     liveRunIds: () => [...live.keys()],

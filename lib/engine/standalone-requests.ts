@@ -4,8 +4,8 @@ import {
   findApiRequestByKey,
   getApiRequestByOwner,
 } from "@/lib/db/api-requests";
-import { claimRequest } from "@/lib/db/claim-request";
 import type { StoredRequest } from "@/lib/db/requests";
+import { resolveRequest } from "@/lib/db/resolve-request";
 import type { Audience } from "@/lib/domain/events";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { REQUEST_EXPIRY_HORIZON_DAYS, REQUEST_EXPIRY_HORIZON_MS } from "@/lib/domain/request-limits";
@@ -182,7 +182,7 @@ export async function cancelStandaloneRequest(
 ): Promise<StoredRequest> {
   const request = await readStandaloneRequest(deps, { requestId, ownerId });
   if (request.status === "open") {
-    const claim = await claimRequest({
+    const claim = await resolveRequest({
       db: deps.db,
       id: request.id,
       runId: null,

@@ -66,12 +66,11 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       expect(answer.length).toBeLessThanOrEqual(budget.answer);
       if (provider === "postgres") {
         // The request read, then the statement that claims the run and the request, writes the
-        // answer, audit entry, event and outbox (and would read a version-1 checkpoint's
-        // transcript back): none of those is a statement of its own.
+        // answer, audit entry, event and outbox: none of those is a statement of its own.
         const claim = answer.findIndex((sql) => table("Run").test(sql) && sql.includes("leaseOwner"));
         expect(claim).toBeLessThanOrEqual(1);
         expect(answer.slice(0, claim).every((sql) => /^SELECT/.test(sql))).toBe(true);
-        for (const name of ["Request", "Answer", "AuditLog", "Thread", "Event", "WebhookMessage", "Message"])
+        for (const name of ["Request", "Answer", "AuditLog", "Thread", "Event", "WebhookMessage"])
           expect(answer[claim]).toMatch(table(name));
         // The run's checkpoint is of version 2: its transcript is read once, when the resumed run
         // asks for it after the answered call started (ADR 0054).

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
-import { claimRequest } from "@/lib/db/claim-request";
 import type { DbClient } from "@/lib/db/db-types";
+import { resolveRequest } from "@/lib/db/resolve-request";
 import { createTestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { AppError } from "@/lib/errors";
 import { createOutboundFetch } from "@/lib/http/outbound-fetch";
@@ -77,7 +77,7 @@ export function claimingAnswerer(db: DbClient): AnswerRequestFn {
   return async ({ requestId, answer, actor }) => {
     const row = await db.request.findUniqueOrThrow({ where: { id: requestId } });
     if (typeof answer === "function") throw new Error("The callback answers with a decision in hand.");
-    const result = await claimRequest({
+    const result = await resolveRequest({
       db,
       id: requestId,
       resolution: { status: "answered", answer: { id: row.requestId, ...answer }, actorId: actor.id },
