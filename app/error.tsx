@@ -17,29 +17,18 @@ export default function ErrorPage({
   }, [error]);
 
   // The database is briefly away: nothing is broken and nobody was signed out.
-  if (error.digest === UNAVAILABLE_DIGEST) {
-    return (
-      <section className="card narrow stack" role="alert" aria-labelledby="error-title">
-        <h1 id="error-title" className="page-title">
-          Briefly unavailable
-        </h1>
-        <p>{appErrorCatalog["unavailable:database"].message}</p>
-        <p>
-          <button type="button" className="button" onClick={reset}>
-            Try again
-          </button>
-        </p>
-      </section>
-    );
-  }
-
+  const unavailable = error.digest === UNAVAILABLE_DIGEST;
   return (
     <section className="card narrow stack" role="alert" aria-labelledby="error-title">
       <h1 id="error-title" className="page-title">
-        Something went wrong
+        {unavailable ? "Briefly unavailable" : "Something went wrong"}
       </h1>
-      <p>The page could not be shown. Please try again.</p>
-      {error.digest && (
+      <p>
+        {unavailable
+          ? appErrorCatalog["unavailable:database"].message
+          : "The page could not be shown. Please try again."}
+      </p>
+      {error.digest && !unavailable && (
         <p className="muted">
           Reference: <code>{error.digest}</code>
         </p>
