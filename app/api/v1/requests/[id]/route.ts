@@ -6,10 +6,6 @@ import { readRequestCall } from "../../_lib/request-calls";
 // A long poll holds the call open for up to a minute.
 export const dynamic = "force-dynamic";
 
-const methods = apiMethods(readRequestRoute.path, { GET: defineApiRoute(readRequestRoute, readRequestCall) });
-export const GET = methods.GET;
-export const POST = methods.POST;
-export const PUT = methods.PUT;
-export const PATCH = methods.PATCH;
-export const DELETE = methods.DELETE;
-export const OPTIONS = methods.OPTIONS;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiMethods(readRequestRoute.path, {
+  GET: defineApiRoute(readRequestRoute, readRequestCall),
+});

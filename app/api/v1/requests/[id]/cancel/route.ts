@@ -5,12 +5,6 @@ import { cancelRequestCall } from "../../../_lib/request-calls";
 
 export const dynamic = "force-dynamic";
 
-const methods = apiMethods(cancelRequestRoute.path, {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiMethods(cancelRequestRoute.path, {
   POST: defineApiRoute(cancelRequestRoute, cancelRequestCall),
 });
-export const GET = methods.GET;
-export const POST = methods.POST;
-export const PUT = methods.PUT;
-export const PATCH = methods.PATCH;
-export const DELETE = methods.DELETE;
-export const OPTIONS = methods.OPTIONS;

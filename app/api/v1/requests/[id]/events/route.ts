@@ -6,12 +6,6 @@ import { requestEventsCall } from "../../../_lib/request-calls";
 // Open for as long as the request is; never cache or prerender it.
 export const dynamic = "force-dynamic";
 
-const methods = apiMethods(requestEventsRoute.path, {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiMethods(requestEventsRoute.path, {
   GET: defineApiRoute(requestEventsRoute, requestEventsCall),
 });
-export const GET = methods.GET;
-export const POST = methods.POST;
-export const PUT = methods.PUT;
-export const PATCH = methods.PATCH;
-export const DELETE = methods.DELETE;
-export const OPTIONS = methods.OPTIONS;
