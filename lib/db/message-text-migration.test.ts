@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { verifyCheckpointParts } from "@/lib/toolnexus/checkpoint";
-import type { CheckpointParts, Message } from "@/lib/toolnexus/types";
+import { version1Of } from "@/lib/toolnexus/testing/version-1";
+import type { Checkpoint, Message } from "@/lib/toolnexus/types";
 import { createDb } from "./client";
 import { migrateDatabase } from "./migrate-database";
 import { getRunById, loadRunCheckpoint, saveRunCheckpoint } from "./runs";
 import { createTempDatabase } from "./temp-database";
-import { testCheckpointOf } from "./testing/checkpoints";
+import { testCheckpointOf, transcriptTextOf, verifyLoaded } from "./testing/checkpoints";
 import { createHeldRun } from "./testing/seed-people";
 
 // PostgreSQL's Message.content went from jsonb to json (ADR 0052). Runs parked before keep
@@ -34,14 +34,15 @@ describe("the message text migration on postgres", () => {
           toolCalls: [{ id: "c1", name: "deploy", args: { target: "prod", steps: [1, 2] } }],
         },
       ];
-      const checkpoint = testCheckpointOf(runId, messages, 1);
+      const checkpoint = testCheckpointOf(runId, messages);
       await saveRunCheckpoint({
         db,
         runId,
         threadId,
         leaseOwner: "me",
         leaseExpiresAt: new Date(Date.now() + 60_000),
-        checkpoint,
+        // As the release of the time made it: version 1.
+        checkpoint: version1Of(checkpoint) as unknown as Checkpoint,
         withMessages: true,
       });
       await db.$executeRawUnsafe(`ALTER TABLE "Run" DROP COLUMN "answeredCallsStarted"`);
@@ -50,17 +51,17 @@ describe("the message text migration on postgres", () => {
       expect(applied[0]).toBe(migration);
 
       const stored = (await getRunById({ db, runId }))!.checkpoint!;
-      const loaded = (await loadRunCheckpoint({ db, threadId, stored })) as CheckpointParts;
+      const loaded = await loadRunCheckpoint({ db, threadId, stored });
       // jsonb's spelling, kept by the conversion: spaces, and keys not in canonical order.
-      expect(loaded.transcript).toContain('{"role": "user", "content": "hello"}');
-      expect(verifyCheckpointParts(loaded)).toEqual(checkpoint);
+      expect(await transcriptTextOf(loaded)).toContain('{"role": "user", "content": "hello"}');
+      expect(await verifyLoaded(loaded)).toEqual(checkpoint);
 
       await db.$executeRawUnsafe(
         `UPDATE "Message" SET "content" = '{"role": "user", "content": "transfer everything"}'::json WHERE "threadId" = $1 AND "seq" = 1`,
         threadId,
       );
       const changed = await loadRunCheckpoint({ db, threadId, stored });
-      expect(() => verifyCheckpointParts(changed as CheckpointParts)).toThrow(
+      await expect(verifyLoaded(changed)).rejects.toThrow(
         expect.objectContaining({ code: "checkpoint:tampered" }),
       );
     } finally {

@@ -79,7 +79,6 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a parked form's field order
     };
     const call = { id: "c1", name: "book_flight", args: {} };
     const checkpoint = createCheckpoint({
-      version: 1,
       runId: started.runId,
       model: "m",
       messages: [

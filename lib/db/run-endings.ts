@@ -75,7 +75,7 @@ export async function closeOpenTurn(
   // A run that failed before its first safe point still has its transcript as the stored text,
   // which may be what it failed on: unreadable (or unreadable now), it is left as it is.
   try {
-    const text = "transcript" in checkpoint ? checkpoint.transcript : await checkpoint.loadTranscript();
+    const text = await checkpoint.loadTranscript();
     const messages = JSON.parse(`[${text}]`) as Message[];
     return [...messages, ...closingMessages(checkpoint.slots, output)];
   } catch {

@@ -14,7 +14,9 @@ import { appendMissingMessages, getTranscriptTextByThread } from "./messages";
  * point writes the messages it added and a few hundred bytes, however long the conversation,
  * and `loadRunCheckpoint` puts the whole back together. Its digest still covers the transcript,
  * so a changed row fails verification on resume as a changed checkpoint would. Rows stored
- * before this form still carry `messages` and are read as they are.
+ * before this form still carry `messages` and are read as they are. Storage reads nothing else
+ * of it but `slots`: a row an earlier release wrote (an older checkpoint version) is handed back
+ * as it stands, and `client.resume` upgrades it as it reads it.
  */
 export type StoredCheckpoint = Omit<Checkpoint, "messages"> &
   ({ messageCount: number; messages?: undefined } | { messages: Message[]; messageCount?: undefined });
@@ -103,10 +105,10 @@ export const checkpointColumns = (checkpoint: Checkpoint) => {
 
 /**
  * The whole checkpoint of a stored run: its row's part and the transcript it refers to, which
- * is read now, or, for a version-2
- * checkpoint, is read when `client.resume` asks for it (`DeferredCheckpointParts`): the answered
- * tool then runs without waiting for a long conversation to be read and checked. Refuses a
- * transcript shorter than the checkpoint counts.
+ * is read when `client.resume` asks for it (`DeferredCheckpoint`): the answered tool then runs
+ * without waiting for a long conversation to be read and checked. The read refuses a transcript
+ * shorter than the checkpoint counts. Storage hands the row back as it stands, whatever release
+ * wrote it: `client.resume` reads every form a checkpoint was ever stored in.
  */
 export async function loadRunCheckpoint({
   db,
@@ -121,7 +123,6 @@ export async function loadRunCheckpoint({
   const { messageCount, ...rest } = stored;
   // Whatever it is, `client.resume` checks it against the checkpoint's digest.
   const read = () => getTranscriptTextByThread({ db, threadId, count: messageCount });
-  if (rest.version !== 2) return { ...rest, transcript: await read() };
   // Read once however often it is asked for: a run that fails closes its open turn from it.
   let text: Promise<string> | undefined;
   return { ...rest, loadTranscript: () => (text ??= read()) };

@@ -1,15 +1,17 @@
 import { createHash, createHmac, Hash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  type CheckpointBody,
   canonicalJson,
   createCheckpoint,
   createTranscriptCache,
+  type TranscriptCache,
   verifyCheckpoint,
-  verifyCheckpointParts,
 } from "./checkpoint";
 import { digestOf } from "./checkpoint-digest";
 import { thrownCode } from "./testing/thrown-code";
-import type { Checkpoint, CheckpointParts, Message } from "./types";
+import { verifyWhole } from "./testing/verify-whole";
+import type { Checkpoint, DeferredCheckpoint, Message } from "./types";
 
 // A long conversation costs a run nothing per safe point and a resume nothing per message
 // beyond reading it: snapshots hash only what was added, and a transcript handed over as its
@@ -22,8 +24,7 @@ const history = (count: number): Message[] =>
       : { role: "assistant", content: `answer ${i}: ${"it was rolled out in two stages; ".repeat(8)}` },
   );
 
-const haltedOf = (messages: Message[], version: 1 | 2 = 1): Omit<Checkpoint, "digest"> => ({
-  version,
+const halted = (messages: Message[]): CheckpointBody => ({
   runId: "run-1",
   model: "m",
   messages: [
@@ -41,15 +42,24 @@ const haltedOf = (messages: Message[], version: 1 | 2 = 1): Omit<Checkpoint, "di
   usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
 });
 
-const halted = (messages: Message[], version: 1 | 2 = 1) => haltedOf(messages, version);
+const textOf = (messages: Message[]) => messages.map((message) => canonicalJson(message)).join(",");
 
-const partsOf = ({ messages, ...rest }: Checkpoint): CheckpointParts => ({
+/** The checkpoint as a host that keeps its transcript as text hands it over. */
+const apart = ({ messages, ...rest }: Checkpoint, text = textOf(messages)): DeferredCheckpoint => ({
   ...rest,
-  transcript: messages.map((message) => canonicalJson(message)).join(","),
+  loadTranscript: async () => text,
 });
 
+/** The whole checkpoint from one handed over apart, its transcript read and verified now. */
+async function verifyApart(value: DeferredCheckpoint, key?: string, cache?: TranscriptCache) {
+  const verified = await verifyCheckpoint(value, key, cache);
+  if (verified.status !== "transcript-pending")
+    throw new Error("expected the transcript to be read when asked");
+  return { ...verified.checkpoint, messages: await verified.transcript() };
+}
+
 /** Characters hashed and serialized while `work` runs. */
-function workOf(work: () => void): { hashed: number; serialized: number } {
+async function workOf(work: () => unknown): Promise<{ hashed: number; serialized: number }> {
   let hashed = 0;
   let serialized = 0;
   const update = Hash.prototype.update;
@@ -68,7 +78,7 @@ function workOf(work: () => void): { hashed: number; serialized: number } {
     return text;
   });
   try {
-    work();
+    await work();
   } finally {
     vi.restoreAllMocks();
   }
@@ -85,12 +95,12 @@ describe("checkpoint digests", () => {
       expect(digestOf(text, key)).toBe(`hmac-sha256:${createHmac("sha256", key).update(text).digest("hex")}`);
   });
 
-  it("of version 2 are two-level: the transcript's SHA-256, then the rest's with it", () => {
-    const state = halted(history(3), 2);
+  it("are two-level: the transcript's SHA-256, then the rest's with it", async () => {
+    const state = halted(history(3));
     const array = `[${state.messages.map((m) => canonicalJson(m)).join(",")}]`;
     const transcriptDigest = `sha256:${createHash("sha256").update(array).digest("hex")}`;
     const { messages: _messages, ...rest } = state;
-    const headText = canonicalJson({ ...rest, transcriptDigest });
+    const headText = canonicalJson({ ...rest, version: 2, transcriptDigest });
     for (const key of [undefined, "k"]) {
       const checkpoint = createCheckpoint(state, key, key ? createTranscriptCache() : undefined);
       expect(checkpoint.transcriptDigest).toBe(transcriptDigest);
@@ -99,49 +109,44 @@ describe("checkpoint digests", () => {
           ? `hmac-sha256:${createHmac("sha256", key).update(headText).digest("hex")}`
           : `sha256:${createHash("sha256").update(headText).digest("hex")}`,
       );
-      expect(verifyCheckpoint(JSON.parse(JSON.stringify(checkpoint)), key)).toEqual(checkpoint);
+      expect(await verifyWhole(JSON.parse(JSON.stringify(checkpoint)), key)).toEqual(checkpoint);
     }
   });
 
-  it.each([1, 2] as const)(
-    "with a transcript cache, a safe point of version %i hashes and serializes only the messages added since",
-    (version) => {
-      const state = halted(history(400), version);
-      const cache = createTranscriptCache();
-      createCheckpoint(state, "key", cache);
-      const whole = canonicalJson(state).length;
-      state.messages.push({
-        role: "tool",
-        toolCallId: "c1",
-        name: "deploy",
-        content: "done",
-        isError: false,
-      });
-      state.slots = [];
-      let next: Checkpoint | undefined;
-      const work = workOf(() => {
-        next = createCheckpoint(state, "key", cache);
-      });
-      expect(next).toEqual(createCheckpoint(state, "key"));
-      expect(work.hashed).toBeLessThan(whole / 20);
-      expect(work.serialized).toBeLessThan(whole / 20);
-    },
-  );
+  it("with a transcript cache, a safe point hashes and serializes only the messages added since", async () => {
+    const state = halted(history(400));
+    const cache = createTranscriptCache();
+    createCheckpoint(state, "key", cache);
+    const whole = canonicalJson(state).length;
+    state.messages.push({
+      role: "tool",
+      toolCallId: "c1",
+      name: "deploy",
+      content: "done",
+      isError: false,
+    });
+    state.slots = [];
+    let next: Checkpoint | undefined;
+    const work = await workOf(() => {
+      next = createCheckpoint(state, "key", cache);
+    });
+    expect(next).toEqual(createCheckpoint(state, "key"));
+    expect(work.hashed).toBeLessThan(whole / 20);
+    expect(work.serialized).toBeLessThan(whole / 20);
+  });
 });
 
-describe.each([1, 2] as const)("verifyCheckpointParts (version %i)", (version) => {
-  const halted = (messages: Message[]) => haltedOf(messages, version);
-  it("verifies a transcript given as text without serializing it, and returns the same checkpoint", () => {
+describe("a transcript handed over as text", () => {
+  it("is verified without serializing it, and gives the same checkpoint", async () => {
     for (const key of [undefined, "key"]) {
       const checkpoint = createCheckpoint(halted(history(400)), key);
-      const parts = partsOf(checkpoint);
-      const stored = JSON.parse(JSON.stringify(parts)) as unknown;
+      const given = apart(JSON.parse(JSON.stringify(checkpoint)) as Checkpoint);
       let verified: Checkpoint | undefined;
-      const work = workOf(() => {
-        verified = verifyCheckpointParts(stored, key);
+      const work = await workOf(async () => {
+        verified = await verifyApart(given, key);
       });
-      expect(verified).toEqual(verifyCheckpoint(checkpoint, key));
-      expect(work.serialized).toBeLessThan(parts.transcript.length / 20);
+      expect(verified).toEqual(await verifyWhole(checkpoint, key));
+      expect(work.serialized).toBeLessThan(textOf(checkpoint.messages).length / 20);
       expect(() => {
         (verified!.messages[0] as { content: string }).content = "x";
       }).toThrow(TypeError);
@@ -149,45 +154,36 @@ describe.each([1, 2] as const)("verifyCheckpointParts (version %i)", (version) =
     }
   });
 
-  it("leaves the run's cache as if it had snapshotted the transcript itself", () => {
+  it("leaves the run's cache as if it had snapshotted the transcript itself", async () => {
     const checkpoint = createCheckpoint(halted(history(400)));
     const cache = createTranscriptCache();
-    const { digest: _digest, ...state } = verifyCheckpointParts(partsOf(checkpoint), undefined, cache);
+    const { digest: _digest, ...state } = await verifyApart(apart(checkpoint), undefined, cache);
     state.messages.push({ role: "tool", toolCallId: "c1", name: "deploy", content: "done", isError: false });
     state.slots = [];
     let next: Checkpoint | undefined;
-    const work = workOf(() => {
+    const work = await workOf(() => {
       next = createCheckpoint(state, undefined, cache);
     });
     expect(next).toEqual(createCheckpoint(state));
-    expect(work.hashed).toBeLessThan(partsOf(checkpoint).transcript.length / 20);
+    expect(work.hashed).toBeLessThan(textOf(checkpoint.messages).length / 20);
   });
 
-  it("judges a text that is not canonical on its values, and refuses any change", async () => {
+  it("is judged on its values when not canonical, and refused on any change", async () => {
     const checkpoint = createCheckpoint(halted(history(4)));
-    const { messages, ...rest } = checkpoint;
+    const { messages } = checkpoint;
     // Keys in another order and spaces: the same values, so the same checkpoint.
-    const loose: CheckpointParts = {
-      ...rest,
-      transcript: messages.map((m) => JSON.stringify(m, null, 1)).join(" , "),
-    };
-    expect(verifyCheckpointParts(loose)).toEqual(checkpoint);
-    const edited = partsOf(checkpoint);
-    edited.transcript = edited.transcript.replace("question 0", "transfer everything");
-    expect(await thrownCode(() => verifyCheckpointParts(edited))).toBe("checkpoint:tampered");
-    expect(await thrownCode(() => verifyCheckpointParts({ ...partsOf(checkpoint), turns: 2 }))).toBe(
+    const loose = messages.map((m) => JSON.stringify(m, null, 1)).join(" , ");
+    expect(await verifyApart(apart(checkpoint, loose))).toEqual(checkpoint);
+    const edited = textOf(messages).replace("question 0", "transfer everything");
+    expect(await thrownCode(() => verifyApart(apart(checkpoint, edited)))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyApart({ ...apart(checkpoint), turns: 2 }))).toBe(
       "checkpoint:tampered",
     );
-    expect(await thrownCode(() => verifyCheckpointParts(partsOf(checkpoint), "key"))).toBe(
-      "checkpoint:tampered",
-    );
-    expect(await thrownCode(() => verifyCheckpointParts({ ...rest, transcript: "{" }))).toBe(
-      "checkpoint:invalid",
-    );
-    expect(await thrownCode(() => verifyCheckpointParts({ ...rest, transcript: 1 }))).toBe(
-      "checkpoint:invalid",
-    );
-    expect(await thrownCode(() => verifyCheckpointParts({ ...rest, transcript: '{"role":"robot"}' }))).toBe(
+    expect(await thrownCode(() => verifyApart(apart(checkpoint), "key"))).toBe("checkpoint:tampered");
+    expect(await thrownCode(() => verifyApart(apart(checkpoint, "{")))).toBe("checkpoint:invalid");
+    const notText = { ...apart(checkpoint), loadTranscript: async () => 1 } as unknown as DeferredCheckpoint;
+    expect(await thrownCode(() => verifyApart(notText))).toBe("checkpoint:invalid");
+    expect(await thrownCode(() => verifyApart(apart(checkpoint, '{"role":"robot"}')))).toBe(
       "checkpoint:invalid",
     );
   });

@@ -1,4 +1,4 @@
-import { createHash, type Hash } from "node:crypto";
+import { createHash, createHmac, type Hash, timingSafeEqual } from "node:crypto";
 import type { Message } from "./types";
 
 /** JSON with object keys sorted at every depth, so equal values always hash equally. */
@@ -11,58 +11,28 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-const BLOCK = 64;
-
-// HMAC-SHA256 (RFC 2104) spelled out over plain SHA-256 hashes, because a Hash can be copied
-// half-way and an Hmac cannot: a run keeps the state after its transcript and finishes a copy
-// per checkpoint. The digests are the ones createHmac gives (checkpoint-digest.test.ts).
-function paddedKey(key: string, byte: number): Buffer {
-  let raw = Buffer.from(key, "utf8");
-  if (raw.length > BLOCK) raw = createHash("sha256").update(raw).digest();
-  const padded = Buffer.alloc(BLOCK);
-  for (let i = 0; i < BLOCK; i += 1) padded[i] = (raw[i] ?? 0) ^ byte;
-  return padded;
-}
-
-/** A digest in progress: feed it the canonical text, in as many pieces as it comes. */
-export function startDigest(key: string | undefined): Hash {
-  const hash = createHash("sha256");
-  if (key !== undefined) hash.update(paddedKey(key, 0x36));
-  return hash;
-}
-
-export function finishDigest(hash: Hash, key: string | undefined): string {
-  if (key === undefined) return `sha256:${hash.digest("hex")}`;
-  const outer = createHash("sha256").update(paddedKey(key, 0x5c)).update(hash.digest());
-  return `hmac-sha256:${outer.digest("hex")}`;
-}
-
+/** SHA-256 of a canonical text, or HMAC-SHA256 under `key`: a checkpoint's `digest`. */
 export function digestOf(canonical: string, key: string | undefined): string {
-  return finishDigest(startDigest(key).update(canonical), key);
+  if (key === undefined) return `sha256:${createHash("sha256").update(canonical).digest("hex")}`;
+  return `hmac-sha256:${createHmac("sha256", key).update(canonical).digest("hex")}`;
 }
 
-/**
- * The canonical text of a whole checkpoint is `{"messages":[` + the messages' texts joined by
- * "," + `]` + this tail: "messages" sorts before every other key a checkpoint has. `restText` is
- * the canonical text of the rest; null when a key of it would sort before "messages" (never so
- * for a checkpoint this library made), which the caller then canonicalizes whole.
- */
-export function tailAfterMessages(restText: string, rest: object): string | null {
-  if (Object.keys(rest).some((key) => key < "messages")) return null;
-  return restText === "{}" ? "]}" : `],${restText.slice(1)}`;
+/** Compares two digests in constant time, so a forger learns nothing from how long a refusal took. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export const MESSAGES_OPENING = '{"messages":[';
+/** Where a transcript digest starts: the messages as one JSON array, unkeyed. */
+const ARRAY_OPENING = "[";
 
-/** Where a version-2 transcript digest starts: the messages as one JSON array, unkeyed. */
-export const ARRAY_OPENING = "[";
-
-/** Version 2's `transcriptDigest`, from the hash state after `[` and every message's text. */
+/** A checkpoint's `transcriptDigest`, from the hash state after `[` and every message's text. */
 export function finishTranscriptDigest(hash: Hash): string {
   return `sha256:${hash.copy().update("]").digest("hex")}`;
 }
 
-/** The canonical texts of `messages` joined by ",": a transcript as `CheckpointParts` holds it. */
+/** The canonical texts of `messages` joined by ",": a transcript as `DeferredCheckpoint` hands it over. */
 export function canonicalTranscript(messages: readonly Message[]): string {
   return messages.map((message) => canonicalJson(message)).join(",");
 }
@@ -76,9 +46,8 @@ export function transcriptHashOf(text: string): { hash: Hash; digest: string } {
 /**
  * What one run's earlier snapshots did already, so its next safe point serializes and hashes
  * only the messages added since: a run's transcript only grows (messages are appended whole,
- * never edited). `hash` has taken in `opening` and the canonical texts of every cached
- * message, under `key`; a checkpoint's digest finishes a copy of it (version 1: the whole
- * checkpoint's, keyed; version 2: the transcript's own, `[` and no key). `copies` are frozen,
+ * never edited). `hash` has taken in `[` and the canonical texts of every cached message; a
+ * checkpoint's `transcriptDigest` finishes a copy of it. `copies` are frozen,
  * detached copies shared by every later checkpoint. Entries are matched by identity on every
  * use, and a transcript that differs from the cached one is hashed again from the start and
  * serialized again from the first message that differs, so a stale entry never reaches a
@@ -87,13 +56,11 @@ export function transcriptHashOf(text: string): { hash: Hash; digest: string } {
 export interface TranscriptCache {
   refs: Message[];
   copies: Message[];
-  key: string | undefined;
-  opening: string;
   hash: Hash | null;
 }
 
 export function createTranscriptCache(): TranscriptCache {
-  return { refs: [], copies: [], key: undefined, opening: ARRAY_OPENING, hash: null };
+  return { refs: [], copies: [], hash: null };
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -104,25 +71,14 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * Brings `cache` up to `messages`, hashed after `opening` under `key`; returns the hash state
- * after the transcript.
- */
-export function syncTranscript(
-  cache: TranscriptCache,
-  messages: readonly Message[],
-  key: string | undefined,
-  opening: string,
-): Hash {
+/** Brings `cache` up to `messages`; returns the hash state after the transcript. */
+export function syncTranscript(cache: TranscriptCache, messages: readonly Message[]): Hash {
   let same = 0;
   const shared = Math.min(cache.refs.length, messages.length);
   while (same < shared && cache.refs[same] === messages[same]) same += 1;
-  if (cache.hash === null || cache.key !== key || cache.opening !== opening || same < cache.refs.length) {
-    // Rare: the transcript shrank or changed, or the key or the form did (a run resumed from a
-    // version-1 checkpoint snapshots version 2). The kept copies are still exact.
-    cache.hash = startDigest(key).update(opening);
-    cache.key = key;
-    cache.opening = opening;
+  if (cache.hash === null || same < cache.refs.length) {
+    // Rare: the transcript shrank or changed. The kept copies are still exact.
+    cache.hash = createHash("sha256").update(ARRAY_OPENING);
     for (let i = 0; i < same; i += 1)
       cache.hash.update(`${i > 0 ? "," : ""}${canonicalJson(cache.copies[i])}`);
   }
@@ -135,4 +91,9 @@ export function syncTranscript(
     cache.copies.push(deepFreeze(JSON.parse(text) as Message));
   }
   return cache.hash;
+}
+
+/** Leaves `cache` as though this process had snapshotted `messages`, whose transcript hashed to `hash`. */
+export function fillTranscriptCache(cache: TranscriptCache, messages: readonly Message[], hash: Hash): void {
+  Object.assign(cache, { refs: messages.slice(), copies: messages.slice(), hash });
 }

@@ -40,7 +40,7 @@ const slotState = z.discriminatedUnion("status", [
   z.object({ status: z.literal("suspended"), request, resumeOnDecline: z.literal(true).optional() }),
 ]);
 const checkpointSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   runId: z.string().min(1),
   model: z.string(),
   messages: z.array(message),
@@ -57,6 +57,7 @@ const checkpointSchema = z.object({
   ),
   turns: z.number().int().nonnegative(),
   usage,
+  transcriptDigest: z.string().min(1),
   digest: z.string(),
 });
 
@@ -66,7 +67,7 @@ class Instance {
 
 const valid = (): Record<string, unknown>[] => [
   {
-    version: 1,
+    version: 2,
     runId: "run-1",
     model: "m",
     messages: [
@@ -107,10 +108,11 @@ const valid = (): Record<string, unknown>[] => [
     toolCalls: [{ id: "c0", name: "z", args: { q: "x" }, output: "ok", isError: false, metadata: { t: 1 } }],
     turns: 3,
     usage: { promptTokens: 10, completionTokens: 5.5, totalTokens: 15.5 },
+    transcriptDigest: "sha256:11",
     digest: "sha256:00",
   },
   {
-    version: 1,
+    version: 2,
     runId: "r",
     model: "",
     messages: [
@@ -123,6 +125,7 @@ const valid = (): Record<string, unknown>[] => [
     toolCalls: [],
     turns: 0,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    transcriptDigest: "t",
     digest: "",
   },
 ];

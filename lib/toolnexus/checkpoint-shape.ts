@@ -1,3 +1,4 @@
+import { ToolnexusError } from "./errors";
 import type { Checkpoint, Message, Request, SlotState, ToolCall } from "./types";
 
 // The shape a checkpoint must have before `client.resume` believes a word of it, checked by hand
@@ -223,6 +224,9 @@ function recordedCall(from: Plain, path: Path): Checkpoint["toolCalls"][number] 
   return out as unknown as Checkpoint["toolCalls"][number];
 }
 
+/** What a checkpoint freezes of a run: everything but its version and digests. */
+export type CheckpointBody = Omit<Checkpoint, "version" | "transcriptDigest" | "digest">;
+
 /**
  * Checks that `value` has a checkpoint's shape and returns a new value holding only its known
  * keys (records' values shared with the input). `messages` is checked, and copied only when
@@ -230,10 +234,20 @@ function recordedCall(from: Plain, path: Path): Checkpoint["toolCalls"][number] 
  * `CheckpointShapeIssue` at the first problem.
  */
 export function readCheckpointShape(value: unknown, { copyMessages }: { copyMessages: boolean }): Checkpoint {
+  const from = object(value, []);
+  if (from.version !== 2) fail(["version"], "expected 2");
+  const body = readCheckpointBody(from, { copyMessages });
+  const transcriptDigest = string(from.transcriptDigest, [], "transcriptDigest", true);
+  return { version: 2, ...body, transcriptDigest, digest: string(from.digest, [], "digest") };
+}
+
+/** `readCheckpointShape` of a checkpoint's body alone: what an older form shares with this one. */
+export function readCheckpointBody(
+  value: unknown,
+  { copyMessages }: { copyMessages: boolean },
+): CheckpointBody {
   const path: Path = [];
   const from = object(value, path);
-  const version = from.version;
-  if (version !== 1 && version !== 2) fail(["version"], "expected 1 or 2");
   const runId = string(from.runId, path, "runId", true);
   const model = string(from.model, path, "model");
   let messages: Message[] = [];
@@ -244,22 +258,44 @@ export function readCheckpointShape(value: unknown, { copyMessages }: { copyMess
   const turns = from.turns;
   if (typeof turns !== "number" || !Number.isSafeInteger(turns) || turns < 0)
     fail(["turns"], "expected a non-negative integer");
-  const head: Omit<Checkpoint, "digest" | "transcriptDigest"> = {
-    version,
-    runId,
-    model,
-    messages,
-    slots,
-    toolCalls,
-    turns,
-    usage: nested(from.usage, path, "usage", usage),
-  };
-  if (version === 1) return { ...head, digest: string(from.digest, path, "digest") };
-  const transcriptDigest = string(from.transcriptDigest, path, "transcriptDigest", true);
-  return { ...head, transcriptDigest, digest: string(from.digest, path, "digest") };
+  const usageRead = nested(from.usage, path, "usage", usage);
+  return { runId, model, messages, slots, toolCalls, turns, usage: usageRead };
 }
 
-/** Checks messages a caller parsed itself (a transcript handed over as text), keeping them as they are. */
+/** Checks messages a caller has in hand, keeping them as they are. */
 export function checkTranscriptShape(messages: unknown): void {
   list(messages, [], "messages", checkMessage);
+}
+
+/** The messages of a transcript handed over as text (see `DeferredCheckpoint`), checked and kept as parsed. */
+export function readTranscriptText(text: unknown): Message[] {
+  if (typeof text !== "string") fail(["transcript"], "expected a string");
+  let messages: unknown;
+  try {
+    messages = JSON.parse(`[${text}]`);
+  } catch {
+    fail(["transcript"], "not JSON");
+  }
+  checkTranscriptShape(messages);
+  return messages as Message[];
+}
+
+/** `read`, with a shape issue turned into the refusal `client.resume` gives for a malformed checkpoint. */
+export function refusingMalformed<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof CheckpointShapeIssue)) throw error;
+    throw malformed(error.where, error.problem);
+  }
+}
+
+/** The refusal for a checkpoint that is not one: where (a dotted path) and what. */
+export function malformed(where: string, problem: string): ToolnexusError {
+  return new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${where}: ${problem}`);
+}
+
+/** The refusal for a checkpoint whose digest does not match what it holds. */
+export function tampered(): ToolnexusError {
+  return new ToolnexusError("checkpoint:tampered", "Checkpoint digest does not match its contents");
 }

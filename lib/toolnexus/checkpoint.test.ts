@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, createCheckpoint, createTranscriptCache, verifyCheckpoint } from "./checkpoint";
+import {
+  type CheckpointBody,
+  canonicalJson,
+  createCheckpoint,
+  createTranscriptCache,
+  verifyCheckpoint,
+} from "./checkpoint";
 import { thrownCode } from "./testing/thrown-code";
-import type { Checkpoint } from "./types";
+import { verifyWhole } from "./testing/verify-whole";
 
-const body = (): Omit<Checkpoint, "digest"> => ({
-  version: 1,
+const body = (): CheckpointBody => ({
   runId: "run-1",
   model: "m",
   messages: [
@@ -34,7 +39,7 @@ describe("checkpoints", () => {
     const cp = createCheckpoint(body());
     expect(cp.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const reloaded = JSON.parse(JSON.stringify(cp)) as unknown;
-    expect(verifyCheckpoint(reloaded)).toEqual(cp);
+    expect(await verifyWhole(reloaded)).toEqual(cp);
   });
 
   it("keeps the order of keys, so a request's form asks its fields in the order declared", async () => {
@@ -56,7 +61,7 @@ describe("checkpoints", () => {
       ]);
       // The digest does not depend on the order: the same state, keys sorted, verifies.
       const sorted = JSON.parse(canonicalJson(cp)) as unknown;
-      expect(verifyCheckpoint(sorted).digest).toBe(cp.digest);
+      expect((await verifyWhole(sorted)).digest).toBe(cp.digest);
     }
   });
 
@@ -69,9 +74,11 @@ describe("checkpoints", () => {
 
   it("returns a private copy on verify", async () => {
     const cp = createCheckpoint(body());
-    const copy = verifyCheckpoint(cp);
+    const copy = await verifyWhole(cp);
     copy.messages.pop();
+    copy.slots.pop();
     expect(cp.messages).toHaveLength(2);
+    expect(cp.slots).toHaveLength(1);
   });
 
   it("detects any change to the contents as tampering", async () => {
@@ -99,9 +106,11 @@ describe("checkpoints", () => {
   it("rejects malformed input as invalid", async () => {
     expect(await thrownCode(() => verifyCheckpoint(null))).toBe("checkpoint:invalid");
     expect(await thrownCode(() => verifyCheckpoint("{}"))).toBe("checkpoint:invalid");
-    expect(await thrownCode(() => verifyCheckpoint({ ...createCheckpoint(body()), version: 2 }))).toBe(
+    expect(await thrownCode(() => verifyCheckpoint({ ...createCheckpoint(body()), version: 3 }))).toBe(
       "checkpoint:invalid",
     );
+    const { transcriptDigest: _dropped, ...oneLevel } = createCheckpoint(body());
+    expect(await thrownCode(() => verifyCheckpoint(oneLevel))).toBe("checkpoint:invalid");
     const noSlotsState = createCheckpoint(body()) as unknown as Record<string, unknown>;
     delete noSlotsState.slots;
     expect(await thrownCode(() => verifyCheckpoint(noSlotsState))).toBe("checkpoint:invalid");
@@ -121,19 +130,21 @@ describe("checkpoints", () => {
       const plain = createCheckpoint(state, key);
       expect(cached).toEqual(plain);
       expect(JSON.stringify(cached)).toBe(JSON.stringify(plain));
-      expect(verifyCheckpoint(JSON.parse(JSON.stringify(cached)), key)).toEqual(plain);
+      return verifyWhole(JSON.parse(JSON.stringify(cached)), key).then((verified) =>
+        expect(verified).toEqual(plain),
+      );
     };
-    same();
-    same("secret-1");
+    await same();
+    await same("secret-1");
     // Grown: only the new message is serialized, and it is in the digest.
     state.messages.push({ role: "tool", toolCallId: "c1", name: "a", content: "done", isError: false });
     state.slots = [];
-    same();
+    await same();
     // A message replaced in the middle (never done by the loop) is noticed, not served stale.
     state.messages[1] = { role: "assistant", content: "changed" };
-    same();
+    await same();
     state.messages.length = 1;
-    same("secret-1");
+    await same("secret-1");
   });
 
   it("with a transcript cache, shares frozen copies detached from the run's own messages", async () => {
@@ -147,9 +158,12 @@ describe("checkpoints", () => {
     expect(() => {
       (first.messages[0] as { content: string }).content = "x";
     }).toThrow(TypeError);
-    // A host edits a copy of its own, never the shared one.
-    const copy = verifyCheckpoint(first);
-    (copy.messages[0] as { content: string }).content = "mine";
-    expect(first.messages[0]).toEqual({ role: "user", content: "do a" });
+    // What verifying hands back is frozen too, in an array of the host's own.
+    const copy = await verifyWhole(first);
+    expect(() => {
+      (copy.messages[0] as { content: string }).content = "mine";
+    }).toThrow(TypeError);
+    copy.messages.push({ role: "user", content: "mine" });
+    expect(first.messages).toHaveLength(2);
   });
 });

@@ -1,26 +1,29 @@
-import { timingSafeEqual } from "node:crypto";
 import {
-  ARRAY_OPENING,
   canonicalJson,
   canonicalTranscript,
   deepFreeze,
   digestOf,
-  finishDigest,
+  fillTranscriptCache,
   finishTranscriptDigest,
-  MESSAGES_OPENING,
-  startDigest,
+  sameDigest,
   syncTranscript,
   type TranscriptCache,
-  tailAfterMessages,
   transcriptHashOf,
 } from "./checkpoint-digest";
-import { CheckpointShapeIssue, checkTranscriptShape, readCheckpointShape } from "./checkpoint-shape";
+import {
+  type CheckpointBody,
+  checkTranscriptShape,
+  readCheckpointShape,
+  readTranscriptText,
+  refusingMalformed,
+  tampered,
+} from "./checkpoint-shape";
+import { readVersion1 } from "./checkpoint-upgrade";
 import { ToolnexusError } from "./errors";
-import type { Checkpoint, CheckpointParts, Message } from "./types";
+import type { Checkpoint, DeferredCheckpoint, Message } from "./types";
 
 export { canonicalJson, createTranscriptCache, type TranscriptCache } from "./checkpoint-digest";
-
-export type CheckpointBody = Omit<Checkpoint, "digest">;
+export type { CheckpointBody } from "./checkpoint-shape";
 
 /**
  * The halted turn's slots as a JSON round trip yields them, keys in their order: only the
@@ -32,111 +35,92 @@ function slotsInOrder(slots: CheckpointBody["slots"]): CheckpointBody["slots"] {
 }
 
 /**
- * Freezes a run's state into a detached, JSON-safe value with its digest. With a `cache` (one
- * per run), messages already snapshotted cost no serialization again; the digest is the same
- * either way, computed over the same canonical text.
+ * Freezes a run's state into a detached, JSON-safe value with its digests: the transcript's
+ * own, then the digest of the rest with it. With a `cache` (one per run), messages already
+ * snapshotted cost no serialization again; the digests are the same either way, computed over
+ * the same canonical text. Without one the messages come back as parsed from that text.
  */
 export function createCheckpoint(body: CheckpointBody, key?: string, cache?: TranscriptCache): Checkpoint {
-  const { digest: _ignored, transcriptDigest: _derived, ...whole } = body as Checkpoint;
-  if (whole.version === 2) return createTwoLevel(whole, key, cache);
-  if (!cache) {
-    const canonical = canonicalJson(whole);
-    // Parsing the canonical text back yields exactly what a JSON round trip will, so the digest
-    // still matches after the host stores and reloads it.
-    return {
-      ...(JSON.parse(canonical) as CheckpointBody),
-      slots: slotsInOrder(whole.slots),
-      digest: digestOf(canonical, key),
-    };
-  }
-  const { messages, ...rest } = whole;
-  const restText = canonicalJson(rest);
-  const tail = tailAfterMessages(restText, rest);
-  // The cache's hash has taken in every message already; a copy of it finishes this digest.
-  const transcript = syncTranscript(cache, messages, key, MESSAGES_OPENING);
-  return {
-    messages: cache.copies.slice(),
-    ...(JSON.parse(restText) as Omit<CheckpointBody, "messages">),
-    slots: slotsInOrder(rest.slots),
-    digest:
-      tail === null ? digestOf(canonicalJson(whole), key) : finishDigest(transcript.copy().update(tail), key),
-  };
-}
-
-/**
- * A version-2 checkpoint: the transcript's own digest, then the digest of the rest with it.
- * Without a cache the messages come back as parsed from their canonical text, as version 1's do.
- */
-function createTwoLevel(whole: CheckpointBody, key: string | undefined, cache?: TranscriptCache): Checkpoint {
-  const { messages, ...rest } = whole;
+  const { runId, model, messages, slots, toolCalls, turns, usage } = body;
   let copies: Message[];
   let transcriptDigest: string;
   if (cache) {
-    transcriptDigest = finishTranscriptDigest(syncTranscript(cache, messages, undefined, ARRAY_OPENING));
+    transcriptDigest = finishTranscriptDigest(syncTranscript(cache, messages));
     copies = cache.copies.slice();
   } else {
     const text = canonicalTranscript(messages);
     transcriptDigest = transcriptHashOf(text).digest;
     copies = JSON.parse(`[${text}]`) as Message[];
   }
-  const headText = canonicalJson({ ...rest, transcriptDigest });
+  const head = { version: 2, runId, model, slots, toolCalls, turns, usage, transcriptDigest };
+  const headText = canonicalJson(head);
   return {
     messages: copies,
     ...(JSON.parse(headText) as Omit<Checkpoint, "messages" | "digest">),
-    slots: slotsInOrder(rest.slots),
+    slots: slotsInOrder(slots),
     digest: digestOf(headText, key),
   };
 }
 
-function sameDigest(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
+/**
+ * What `verifyCheckpoint` found. "verified": all of it, messages included. "transcript-pending":
+ * everything but the transcript of a `DeferredCheckpoint` (its `messages` are empty), which
+ * `transcript` reads and verifies when called (the caller calls it once).
+ */
+export type VerifiedCheckpoint =
+  | { status: "verified"; checkpoint: Checkpoint }
+  | {
+      status: "transcript-pending";
+      checkpoint: Checkpoint;
+      transcript: () => Promise<Message[]>;
+    };
 
-/** The value's checkpoint shape, or the refusal `client.resume` gives for a malformed one. */
-function shapeOf(value: unknown, copyMessages: boolean): Checkpoint {
-  try {
-    return readCheckpointShape(value, { copyMessages });
-  } catch (error) {
-    if (!(error instanceof CheckpointShapeIssue)) throw error;
-    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${error.message}`);
-  }
-}
-
-/** Checks shape, internal consistency and digest; returns a private copy the caller may mutate. */
-export function verifyCheckpoint(value: unknown, key?: string): Checkpoint {
-  const checkpoint = shapeOf(value, true);
-  const { digest, ...rest } = value as Checkpoint;
-  if (checkpoint.version === 2) {
-    const { messages, ...head } = rest;
-    const transcript = transcriptHashOf(canonicalTranscript(messages)).digest;
-    if (!sameDigest(head.transcriptDigest ?? "", transcript)) throw tampered();
-    if (!sameDigest(digest, digestOf(canonicalJson(head), key))) throw tampered();
-  } else if (!sameDigest(digest, digestOf(canonicalJson(rest), key))) throw tampered();
-  assertConsistent(checkpoint);
-  return structuredClone(checkpoint);
-}
-
-function tampered(): ToolnexusError {
-  return new ToolnexusError("checkpoint:tampered", "Checkpoint digest does not match its contents");
+function isDeferred(value: unknown): value is DeferredCheckpoint {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Partial<DeferredCheckpoint>).loadTranscript === "function"
+  );
 }
 
 /**
- * Everything of a version-2 checkpoint but its transcript, verified on its own (its digest
- * covers the transcript's digest, not the messages): a private copy with no messages. The
- * transcript is checked later against it by `verifyTranscriptText`.
+ * The one way a checkpoint is verified, in any form `client.resume` takes (a checkpoint of an
+ * earlier release is upgraded here first, see `checkpoint-upgrade.ts`): its shape, its digests
+ * under `key`, and that its slots are the calls of its last assistant message. Anything else is
+ * refused, `checkpoint:invalid` or `checkpoint:tampered`, before the caller acts on a word of
+ * it. What comes back is the caller's own: messages frozen, the rest a private copy. Given a
+ * `cache`, the verified transcript leaves it as though this process had snapshotted the messages
+ * itself, so a resumed run's safe points hash only what it adds.
  */
-export function verifyCheckpointHead(value: unknown, key?: string): Checkpoint {
-  const {
-    digest,
-    transcript: _text,
-    loadTranscript: _load,
-    ...head
-  } = (value ?? {}) as Record<string, unknown>;
-  const checked = shapeOf({ ...head, messages: [], digest }, false);
-  if (checked.version !== 2)
-    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: version: expected 2");
+export async function verifyCheckpoint(
+  value: unknown,
+  key?: string,
+  cache?: TranscriptCache,
+): Promise<VerifiedCheckpoint> {
+  const older = await readVersion1(value, key);
+  const current = older ? createCheckpoint(older, key) : value;
+  if (isDeferred(current)) {
+    const { loadTranscript, ...rest } = current;
+    const checkpoint = verifyHead(rest, key);
+    const transcript = async () => verifyTranscriptText(checkpoint, await loadTranscript(), cache).slice();
+    return { status: "transcript-pending", checkpoint, transcript };
+  }
+  const { messages, ...rest } = (current ?? {}) as Partial<Checkpoint>;
+  const checkpoint = verifyHead(rest, key);
+  refusingMalformed(() => checkTranscriptShape(messages));
+  checkpoint.messages = verifyTranscriptText(checkpoint, canonicalTranscript(messages!), cache).slice();
+  return { status: "verified", checkpoint };
+}
+
+/**
+ * Everything of a checkpoint but its transcript, verified on its own (its digest covers the
+ * transcript's digest, not the messages): a private copy with no messages.
+ */
+function verifyHead(value: object, key: string | undefined): Checkpoint {
+  const { digest, ...head } = value as Record<string, unknown>;
+  const checked = refusingMalformed(() =>
+    readCheckpointShape({ ...head, messages: [], digest }, { copyMessages: false }),
+  );
   if (!sameDigest(checked.digest, digestOf(canonicalJson(head), key))) throw tampered();
   // A private copy as storing it would give one back: everything in it is JSON (the digest was
   // taken over its JSON text), and a JSON round trip of this small part costs a fraction of
@@ -145,43 +129,22 @@ export function verifyCheckpointHead(value: unknown, key?: string): Checkpoint {
 }
 
 /**
- * A version-2 transcript handed over as the canonical texts of its messages joined by ",":
- * checked against the verified head's `transcriptDigest` as it stands and parsed once; the
- * messages come back frozen. A text that is not canonical (rows stored before a host kept them
- * so) is judged on its values. Given a `cache`, it is left as though this process had
- * snapshotted the messages itself, so the resumed run's safe points hash only what it adds.
+ * A transcript as the canonical texts of its messages joined by ",": checked against the
+ * verified head's `transcriptDigest` as it stands and parsed once; the messages come back
+ * frozen. A text that is not canonical (rows stored before a host kept them so) is judged on its
+ * values.
  */
-export function verifyTranscriptText(head: Checkpoint, text: unknown, cache?: TranscriptCache): Message[] {
-  if (typeof text !== "string")
-    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: expected a string");
-  let messages: Message[];
-  try {
-    messages = JSON.parse(`[${text}]`) as Message[];
-  } catch {
-    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: not JSON");
-  }
-  try {
-    checkTranscriptShape(messages);
-  } catch (error) {
-    if (!(error instanceof CheckpointShapeIssue)) throw error;
-    throw new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${error.message}`);
-  }
-  let { hash, digest } = transcriptHashOf(text);
-  if (!sameDigest(head.transcriptDigest ?? "", digest)) {
+function verifyTranscriptText(head: Checkpoint, text: unknown, cache?: TranscriptCache): Message[] {
+  const messages = refusingMalformed(() => readTranscriptText(text));
+  let { hash, digest } = transcriptHashOf(text as string);
+  if (!sameDigest(head.transcriptDigest, digest)) {
     const canonical = canonicalTranscript(messages);
     ({ hash, digest } = transcriptHashOf(canonical));
-    if (canonical === text || !sameDigest(head.transcriptDigest ?? "", digest)) throw tampered();
+    if (canonical === text || !sameDigest(head.transcriptDigest, digest)) throw tampered();
   }
   deepFreeze(messages);
   assertConsistent({ ...head, messages });
-  if (cache)
-    Object.assign(cache, {
-      refs: messages.slice(),
-      copies: messages.slice(),
-      key: undefined,
-      opening: ARRAY_OPENING,
-      hash,
-    });
+  if (cache) fillTranscriptCache(cache, messages, hash);
   return messages;
 }
 
@@ -198,49 +161,4 @@ function assertConsistent(checkpoint: Checkpoint): void {
       "Checkpoint slots do not match the tool calls of its last assistant message",
     );
   }
-}
-
-/**
- * `verifyCheckpoint` for a checkpoint whose transcript comes as text (`CheckpointParts`): the
- * digest is checked over that text as it stands and the messages are parsed from it, so nothing
- * is serialized again, however long the transcript. The messages come back frozen; given a
- * `cache`, it is left as though this process had snapshotted them itself, so the resumed run's
- * safe points hash only what it adds. A text that is not canonical (stored before a host kept
- * it so, say) is judged on its values by `verifyCheckpoint`, so it resumes as before.
- */
-export function verifyCheckpointParts(value: unknown, key?: string, cache?: TranscriptCache): Checkpoint {
-  const transcript = (value as Partial<CheckpointParts> | null)?.transcript;
-  if (typeof transcript !== "string")
-    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: expected a string");
-  if ((value as Partial<CheckpointParts>).version === 2) {
-    const head = verifyCheckpointHead(value, key);
-    return { ...head, messages: verifyTranscriptText(head, transcript, cache).slice() };
-  }
-  const { transcript: _text, digest, ...rest } = value as CheckpointParts;
-  let messages: Message[];
-  try {
-    messages = JSON.parse(`[${transcript}]`) as Message[];
-  } catch {
-    throw new ToolnexusError("checkpoint:invalid", "Malformed checkpoint: transcript: not JSON");
-  }
-  const whole = { ...rest, messages, digest };
-  // The messages are checked where they stand; the run keeps the very objects parsed from the
-  // hashed text, so only the rest is copied out.
-  const checked = shapeOf(whole, false);
-  const tail = tailAfterMessages(canonicalJson(rest), rest);
-  const hash = startDigest(key).update(MESSAGES_OPENING).update(transcript);
-  if (tail === null || !sameDigest(digest, finishDigest(hash.copy().update(tail), key)))
-    return verifyCheckpoint(whole, key);
-  const { messages: _none, ...checkedRest } = checked;
-  const checkpoint: Checkpoint = { ...structuredClone(checkedRest), messages: deepFreeze(messages).slice() };
-  assertConsistent(checkpoint);
-  if (cache)
-    Object.assign(cache, {
-      refs: messages.slice(),
-      copies: messages.slice(),
-      key,
-      opening: MESSAGES_OPENING,
-      hash,
-    });
-  return checkpoint;
 }

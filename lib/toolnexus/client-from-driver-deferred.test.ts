@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, createCheckpoint } from "./checkpoint";
+import { canonicalJson } from "./checkpoint";
 import { createClientFromDriver } from "./client-from-driver";
 import { isToolnexusError } from "./errors";
 import { oneToolTurn } from "./testing/one-tool-turn";
 import { recorder } from "./testing/recorder";
+import { version1Of } from "./testing/version-1";
 import { createToolkit } from "./toolkit";
-import type { Checkpoint, DeferredCheckpointParts, SafePoint } from "./types";
+import type { Checkpoint, DeferredCheckpoint, SafePoint } from "./types";
 
 // A host that hands the transcript over to be read when asked (ADR 0054): the answered call
 // runs first; the rest of the checkpoint is verified before it, the transcript after it and
@@ -14,11 +15,7 @@ import type { Checkpoint, DeferredCheckpointParts, SafePoint } from "./types";
 const textOf = (checkpoint: Checkpoint) => checkpoint.messages.map((m) => canonicalJson(m)).join(",");
 
 /** The checkpoint as a host that keeps the transcript elsewhere hands it over, with its reads in `order`. */
-function deferredOf(
-  checkpoint: Checkpoint,
-  order: string[],
-  text = textOf(checkpoint),
-): DeferredCheckpointParts {
+function deferredOf(checkpoint: Checkpoint, order: string[], text = textOf(checkpoint)): DeferredCheckpoint {
   const { messages: _messages, ...rest } = checkpoint;
   return {
     ...structuredClone(rest),
@@ -201,8 +198,8 @@ describe("resuming with the transcript read when asked for", () => {
 
   it("reads a version-1 checkpoint's transcript first and verifies it whole before anything runs", async () => {
     const { r, order, client, toolkit, checkpoint } = await parkedOn("a");
-    const { digest: _d, transcriptDigest: _t, ...body } = checkpoint;
-    const v1 = createCheckpoint({ ...body, version: 1 });
+    // As a host stored it before two-level digests: its transcript apart, read when asked.
+    const v1 = version1Of(checkpoint) as unknown as Checkpoint;
     const result = await client.resume(deferredOf(v1, order), { id: "req-a", ok: true }, { toolkit });
     expect(result.status).toBe("done");
     expect(order).toEqual(["transcript read", "ran a"]);

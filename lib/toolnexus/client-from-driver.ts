@@ -1,12 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { linkAbort } from "./abort-link";
-import {
-  createTranscriptCache,
-  verifyCheckpoint,
-  verifyCheckpointHead,
-  verifyCheckpointParts,
-  verifyTranscriptText,
-} from "./checkpoint";
+import { createTranscriptCache, verifyCheckpoint } from "./checkpoint";
 import { InMemoryConversationStore, withConversations } from "./conversations";
 import { ToolnexusError } from "./errors";
 import { createEventChannel } from "./event-channel";
@@ -19,7 +13,6 @@ import type {
   Answer,
   Checkpoint,
   Client,
-  DeferredCheckpointParts,
   LoopOptions,
   Message,
   ModelDriver,
@@ -92,14 +85,6 @@ async function* streamOf(start: Start, outer: AbortSignal | undefined): AsyncGen
 
 const ignore = () => {};
 
-function isDeferred(checkpoint: ResumableCheckpoint): checkpoint is DeferredCheckpointParts {
-  return (
-    typeof checkpoint === "object" &&
-    checkpoint !== null &&
-    typeof (checkpoint as Partial<DeferredCheckpointParts>).loadTranscript === "function"
-  );
-}
-
 /** The run's own state from a verified checkpoint (what the loop mutates). */
 function stateOf(verified: Checkpoint): RunState {
   const {
@@ -133,65 +118,37 @@ export function createClientFromDriver(driver: ModelDriver, options: LoopOptions
     };
   };
 
+  // Everything is verified before anything runs, so a refused resume has no effects at all;
+  // only a `DeferredCheckpoint`'s transcript is read and verified later, once the answered calls
+  // have started (see `DeferredCheckpoint`).
   const resumed = (
     checkpoint: ResumableCheckpoint,
     answers: Answer | Answer[],
     opts: ResumeOptions,
   ): Start => {
-    if (isDeferred(checkpoint)) return deferred(checkpoint, answers, opts);
-    // Validate before anything runs, so a refused resume has no effects at all.
-    const transcript = createTranscriptCache();
-    const verified =
-      typeof checkpoint === "object" && checkpoint !== null && "transcript" in checkpoint
-        ? verifyCheckpointParts(checkpoint, options.checkpointKey, transcript)
-        : verifyCheckpoint(checkpoint, options.checkpointKey);
-    const matched = matchAnswers(verified, answers);
-    return (signal, emit, streaming, delivered) => {
-      const run = context(stateOf(verified), opts, signal, emit, streaming, delivered);
-      run.transcript = transcript;
-      return runLoop(run, matched);
-    };
-  };
-
-  // Everything but the transcript is verified now, so a changed call, request or answer is
-  // refused before anything runs; the transcript is read once the answered calls have started
-  // (see `DeferredCheckpointParts`). A version-1 checkpoint cannot be verified in part: it is
-  // read and verified whole first.
-  const deferred = (
-    { loadTranscript, ...head }: DeferredCheckpointParts,
-    answers: Answer | Answer[],
-    opts: ResumeOptions,
-  ): Start => {
-    if (head.version !== 2) {
-      return async (signal, emit, streaming, delivered) =>
-        resumed({ ...head, transcript: await loadTranscript() }, answers, opts)(
-          signal,
-          emit,
-          streaming,
-          delivered,
-        );
-    }
-    const verified = verifyCheckpointHead(head, options.checkpointKey);
-    const matched = matchAnswers(verified, answers);
-    return (signal, emit, streaming, delivered) => {
-      const state = stateOf(verified);
-      const run = context(state, opts, signal, emit, streaming, delivered);
+    return async (signal, emit, streaming, delivered) => {
       const transcript = createTranscriptCache();
+      const verified = await verifyCheckpoint(checkpoint, options.checkpointKey, transcript);
+      const matched = matchAnswers(verified.checkpoint, answers);
+      const state = stateOf(verified.checkpoint);
+      const run = context(state, opts, signal, emit, streaming, delivered);
       run.transcript = transcript;
-      // Started by the first call the resumed turn makes (right after the tool itself has been
-      // called, so a host whose read is synchronous, an embedded database, does not hold it up),
-      // or by whatever needs the transcript first; read and verified once.
-      let verifiedTranscript: Promise<void> | undefined;
-      run.pendingTranscript = () => {
-        verifiedTranscript ??= Promise.resolve()
-          .then(loadTranscript)
-          .then((text) => {
-            state.messages = verifyTranscriptText(verified, text, transcript).slice();
-          });
-        // Awaited where it is needed; this only keeps one that failed unseen from going unhandled.
-        verifiedTranscript.catch(() => {});
-        return verifiedTranscript;
-      };
+      if (verified.status === "transcript-pending") {
+        // Started by the first call the resumed turn makes (right after the tool itself has
+        // been called, so a host whose read is synchronous, an embedded database, does not hold
+        // it up), or by whatever needs the transcript first; read and verified once.
+        let verifiedTranscript: Promise<void> | undefined;
+        run.pendingTranscript = () => {
+          verifiedTranscript ??= Promise.resolve()
+            .then(verified.transcript)
+            .then((messages) => {
+              state.messages = messages;
+            });
+          // Awaited where it is needed; this only keeps one that failed unseen from going unhandled.
+          verifiedTranscript.catch(() => {});
+          return verifiedTranscript;
+        };
+      }
       return runLoop(run, matched);
     };
   };

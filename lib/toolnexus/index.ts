@@ -15,7 +15,12 @@ export {
   createBuiltinTools,
   selectBuiltins,
 } from "./builtins";
-export { canonicalJson, createCheckpoint, verifyCheckpoint, verifyCheckpointParts } from "./checkpoint";
+export {
+  canonicalJson,
+  createCheckpoint,
+  type VerifiedCheckpoint,
+  verifyCheckpoint,
+} from "./checkpoint";
 export {
   type ClientOptions,
   createClient,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { verifyCheckpoint } from "./checkpoint";
 import { createClientFromDriver } from "./client-from-driver";
 import { defineTool } from "./define-tool";
 import { pending } from "./pending";
 import { RUN_MODES, type RunMode, resumeIn, runIn } from "./testing/run-modes";
 import { createScriptedDriver } from "./testing/scripted-driver";
+import { verifyWhole } from "./testing/verify-whole";
 import { createToolkit } from "./toolkit";
 import type { Checkpoint, ModelInput } from "./types";
 
@@ -43,7 +43,7 @@ describe.each(RUN_MODES)("safe points and crash recovery (%s)", (mode) => {
     const { saved, result } = await runSavingCheckpoints(mode, () => "A");
     expect(result.status).toBe("done");
     expect(saved).toHaveLength(3);
-    for (const cp of saved) expect(verifyCheckpoint(JSON.parse(JSON.stringify(cp)))).toEqual(cp);
+    for (const cp of saved) expect(await verifyWhole(JSON.parse(JSON.stringify(cp)))).toEqual(cp);
     expect(saved[0]!.slots.map((s) => s.state.status)).toEqual(["queued", "queued"]);
     expect(saved[2]!.slots.map((s) => s.state.status)).toEqual(["done", "done"]);
     expect(saved[0]!.turns).toBe(1);

@@ -56,7 +56,7 @@ export interface RunContext {
   transcript?: TranscriptCache;
   /**
    * Set while a resumed run's transcript is still to be read and verified (see
-   * `DeferredCheckpointParts`): starts that (once) and settles when it is done. `state.messages`
+   * `DeferredCheckpoint`): starts that (once) and settles when it is done. `state.messages`
    * is empty until then; the loop clears it once the resumed turn's calls have settled and it
    * has been awaited.
    */
@@ -68,7 +68,6 @@ export function snapshot(run: RunContext): Checkpoint {
   run.transcript ??= createTranscriptCache();
   return createCheckpoint(
     {
-      version: 2,
       runId: state.runId,
       model: run.driver.model,
       messages: state.messages,

@@ -193,15 +193,15 @@ export interface ToolSlot {
 /**
  * A run frozen at a safe point: either between turns (`slots` empty: the next step is a
  * model call) or inside a turn whose assistant message is the last in `messages`.
- * JSON-serializable; `digest` detects tampering.
- *
- * Version 2 (what runs make now) digests in two levels: `transcriptDigest` is the SHA-256 of the
- * messages as one canonical JSON array, and `digest` covers everything else, that included, so
- * the rest can be verified before the transcript is at hand (`DeferredCheckpointParts`).
- * Version 1 (`digest` over the whole, messages first) still verifies and resumes.
+ * JSON-serializable; `digest` detects tampering. It is digested in two levels:
+ * `transcriptDigest` is the SHA-256 of the messages as one canonical JSON array, and `digest`
+ * covers everything else, that included, so the rest can be verified before the transcript is
+ * at hand (`DeferredCheckpoint`). A checkpoint made by an earlier release (`version` 1, one
+ * digest over the whole) is still taken wherever a Checkpoint is: it is upgraded to this form as
+ * it is read (`checkpoint-upgrade.ts`).
  */
 export interface Checkpoint {
-  version: 1 | 2;
+  version: 2;
   runId: string;
   model: string;
   messages: Message[];
@@ -209,37 +209,28 @@ export interface Checkpoint {
   toolCalls: ToolCallRecord[];
   turns: number;
   usage: Usage;
-  /** Version 2 only: `sha256:<hex>` of `[` + the messages' canonical texts joined by "," + `]`. */
-  transcriptDigest?: string;
+  /** `sha256:<hex>` of `[` + the messages' canonical texts joined by "," + `]`. */
+  transcriptDigest: string;
   digest: string;
 }
 
 /**
- * A checkpoint as a host may keep it: everything but `messages`, plus `transcript`, the
- * canonical JSON texts of its messages (`canonicalJson`, one per message) joined by ",".
- * `client.resume` takes it as it takes a Checkpoint and checks the digest over that text as it
- * stands, so a long transcript is not serialized again.
+ * A checkpoint whose host keeps the transcript apart and reads it only when asked:
+ * `loadTranscript` gives the canonical JSON texts of its messages (`canonicalJson`, one per
+ * message) joined by ",". `client.resume` verifies everything else at once, so a changed call,
+ * request or answer is still refused before anything runs, and asks for the transcript right
+ * after the resumed turn's first tool was called (or when a safe point needs it first): the
+ * tool a person was waiting on runs without waiting for a long conversation to be read and
+ * checked. The transcript is checked, as the text stands, before any safe point is taken and
+ * before the model sees it; one that does not match fails the run (`checkpoint:tampered`) after
+ * the answered calls ran, which is what a host accepts by handing it over this way.
  */
-export type CheckpointParts = Omit<Checkpoint, "messages"> & { transcript: string };
-
-/**
- * A checkpoint whose transcript its host reads only when asked (`loadTranscript` gives the
- * text `CheckpointParts.transcript` would hold). For a version-2 checkpoint, `client.resume`
- * verifies everything else at once, so a changed call, request or answer is still refused before
- * anything runs, and asks for the transcript right after the resumed turn's first tool was called
- * (or when a safe point needs it first): the tool a person was waiting on runs without waiting
- * for a long conversation to be read and checked.
- * The transcript is checked before any safe point is taken and before the model sees it; one
- * that does not match fails the run (`checkpoint:tampered`) after the answered calls ran, which
- * is what a host accepts by handing it over this way. A version-1 checkpoint is read and
- * verified whole before anything runs.
- */
-export type DeferredCheckpointParts = Omit<Checkpoint, "messages"> & {
+export type DeferredCheckpoint = Omit<Checkpoint, "messages"> & {
   loadTranscript: () => Promise<string>;
 };
 
 /** Every form `client.resume` takes a checkpoint in. */
-export type ResumableCheckpoint = Checkpoint | CheckpointParts | DeferredCheckpointParts;
+export type ResumableCheckpoint = Checkpoint | DeferredCheckpoint;
 
 // ---- Client options ---------------------------------------------------------------------------
 

@@ -1,19 +1,10 @@
-import {
-  createCheckpoint,
-  verifyCheckpoint,
-  verifyCheckpointHead,
-  verifyCheckpointParts,
-  verifyTranscriptText,
-} from "@/lib/toolnexus/checkpoint";
+import { createCheckpoint } from "@/lib/toolnexus/checkpoint";
+import { verifyWhole } from "@/lib/toolnexus/testing/verify-whole";
 import type { Checkpoint, Message, ResumableCheckpoint } from "@/lib/toolnexus/types";
 
-/**
- * A checkpoint of `runId` holding `messages` and nothing parked, as the storage tests store one:
- * version 2 as runs make them, or version 1 as rows stored before it hold them.
- */
-export function testCheckpointOf(runId: string, messages: Message[], version: 1 | 2 = 2): Checkpoint {
+/** A checkpoint of `runId` holding `messages` and nothing parked, as the storage tests store one. */
+export function testCheckpointOf(runId: string, messages: Message[]): Checkpoint {
   return createCheckpoint({
-    version,
     runId,
     model: "test",
     messages,
@@ -24,18 +15,10 @@ export function testCheckpointOf(runId: string, messages: Message[], version: 1 
   });
 }
 
-/** The transcript text of a checkpoint as storage handed it back, read now if it was deferred. */
+/** The transcript text of a checkpoint as storage handed it back, if it came apart. */
 export async function transcriptTextOf(loaded: ResumableCheckpoint): Promise<string | undefined> {
-  if ("loadTranscript" in loaded) return loaded.loadTranscript();
-  return "transcript" in loaded ? loaded.transcript : undefined;
+  return "loadTranscript" in loaded ? loaded.loadTranscript() : undefined;
 }
 
-/** What `client.resume` verifies of a checkpoint in whichever form storage handed it back. */
-export async function verifyLoaded(loaded: ResumableCheckpoint): Promise<Checkpoint> {
-  if ("loadTranscript" in loaded) {
-    const { loadTranscript, ...rest } = loaded;
-    const head = verifyCheckpointHead(rest);
-    return { ...head, messages: verifyTranscriptText(head, await loadTranscript()) };
-  }
-  return "transcript" in loaded ? verifyCheckpointParts(loaded) : verifyCheckpoint(loaded);
-}
+/** What `client.resume` verifies of a checkpoint in whichever form storage handed it back, whole. */
+export const verifyLoaded = (loaded: ResumableCheckpoint): Promise<Checkpoint> => verifyWhole(loaded);

@@ -27,7 +27,7 @@ export async function parkRequests(
   });
   if (created.status !== "created") throw new Error(`the thread is ${created.status}`);
   const checkpoint: Checkpoint = {
-    version: 1,
+    version: 2,
     runId: created.runId,
     model: "test",
     messages: [],
@@ -35,6 +35,7 @@ export async function parkRequests(
     toolCalls: [],
     turns: 1,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    transcriptDigest: "test",
     digest: "test",
   };
   const events = await parkRun({
