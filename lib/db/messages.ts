@@ -84,7 +84,7 @@ async function countStoredMessages(hot: HotSql, threadId: string): Promise<numbe
 /**
  * The first `count` messages of a thread as their stored texts joined by ",", in order: for rows
  * written by `appendMissingMessages`, the transcript's part of a checkpoint's canonical text (see
- * `CheckpointParts`), read with one query along `(threadId, seq)` and no work per row. Throws
+ * `DeferredCheckpoint`), read with one query along `(threadId, seq)` and no work per row. Throws
  * unless all are there: a checkpoint referring to them can never resume on a shorter transcript.
  */
 export async function getTranscriptTextByThread({

@@ -72,8 +72,8 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
         expect(answer.slice(0, claim).every((sql) => /^SELECT/.test(sql))).toBe(true);
         for (const name of ["Request", "Answer", "AuditLog", "Thread", "Event", "WebhookMessage"])
           expect(answer[claim]).toMatch(table(name));
-        // The run's checkpoint is of version 2: its transcript is read once, when the resumed run
-        // asks for it after the answered call started (ADR 0054).
+        // The run's transcript is read once, when the resumed run asks for it after the answered
+        // call started (ADR 0054).
         expect(
           answer.slice(claim + 1).filter((sql) => /^SELECT/.test(sql) && table("Message").test(sql)),
         ).toHaveLength(1);

@@ -1,4 +1,3 @@
-import { ToolnexusError } from "./errors";
 import type { Checkpoint, Message, Request, SlotState, ToolCall } from "./types";
 
 // The shape a checkpoint must have before `client.resume` believes a word of it, checked by hand
@@ -265,37 +264,4 @@ export function readCheckpointBody(
 /** Checks messages a caller has in hand, keeping them as they are. */
 export function checkTranscriptShape(messages: unknown): void {
   list(messages, [], "messages", checkMessage);
-}
-
-/** The messages of a transcript handed over as text (see `DeferredCheckpoint`), checked and kept as parsed. */
-export function readTranscriptText(text: unknown): Message[] {
-  if (typeof text !== "string") fail(["transcript"], "expected a string");
-  let messages: unknown;
-  try {
-    messages = JSON.parse(`[${text}]`);
-  } catch {
-    fail(["transcript"], "not JSON");
-  }
-  checkTranscriptShape(messages);
-  return messages as Message[];
-}
-
-/** `read`, with a shape issue turned into the refusal `client.resume` gives for a malformed checkpoint. */
-export function refusingMalformed<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (!(error instanceof CheckpointShapeIssue)) throw error;
-    throw malformed(error.where, error.problem);
-  }
-}
-
-/** The refusal for a checkpoint that is not one: where (a dotted path) and what. */
-export function malformed(where: string, problem: string): ToolnexusError {
-  return new ToolnexusError("checkpoint:invalid", `Malformed checkpoint: ${where}: ${problem}`);
-}
-
-/** The refusal for a checkpoint whose digest does not match what it holds. */
-export function tampered(): ToolnexusError {
-  return new ToolnexusError("checkpoint:tampered", "Checkpoint digest does not match its contents");
 }

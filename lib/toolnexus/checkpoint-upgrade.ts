@@ -1,12 +1,6 @@
 import { canonicalJson, digestOf, sameDigest } from "./checkpoint-digest";
-import {
-  type CheckpointBody,
-  malformed,
-  readCheckpointBody,
-  readTranscriptText,
-  refusingMalformed,
-  tampered,
-} from "./checkpoint-shape";
+import { malformed, readTranscriptText, refusingMalformed, tampered } from "./checkpoint-refusals";
+import { type CheckpointBody, readCheckpointBody } from "./checkpoint-shape";
 
 // The one place that knows version 1, the form releases before two-level digests made: one
 // `digest`, SHA-256 (HMAC-SHA256 with a key) of the canonical JSON of everything else, the

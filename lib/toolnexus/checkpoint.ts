@@ -10,14 +10,8 @@ import {
   type TranscriptCache,
   transcriptHashOf,
 } from "./checkpoint-digest";
-import {
-  type CheckpointBody,
-  checkTranscriptShape,
-  readCheckpointShape,
-  readTranscriptText,
-  refusingMalformed,
-  tampered,
-} from "./checkpoint-shape";
+import { readTranscriptText, refusingMalformed, tampered } from "./checkpoint-refusals";
+import { type CheckpointBody, checkTranscriptShape, readCheckpointShape } from "./checkpoint-shape";
 import { readVersion1 } from "./checkpoint-upgrade";
 import { ToolnexusError } from "./errors";
 import type { Checkpoint, DeferredCheckpoint, Message } from "./types";
