@@ -1,8 +1,8 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
-import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { getDbProvider } from "./sql/db-provider";
+import { engineTransaction } from "./sql/transaction-options";
 
 // Personal API tokens (ADR 0035). Only a token's SHA-256 is stored, so what this module reads
 // back can never be used to call the API: the token itself exists once, in the creator's hands.

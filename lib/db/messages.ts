@@ -13,8 +13,8 @@ import {
   sqlRows,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { newRowId } from "./row-id";
+} from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 
 // A thread's transcript is the exact message list its runs hand to the model: message i of a
 // run (history included) is the row with seq i + 1. So appending is "write whatever of this

@@ -1,10 +1,10 @@
 import "server-only";
 import type { Audience, ParkedRequestView, RequestState } from "@/lib/domain/events";
 import type { DeclineReason, Request } from "@/lib/toolnexus/types";
-import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlTable } from "./hot-sql";
 import { restorePropertyOrder } from "./property-order";
+import { getDbProvider, getRawTableName } from "./sql/db-provider";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlTable } from "./sql/hot-sql";
 
 export interface StoredAnswer {
   actorId: string | null;

@@ -1,6 +1,7 @@
 import "server-only";
-import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
+import { type RunRow, type StoredRun, toStoredRun } from "./runs";
+import { getDbProvider, getRawTableName } from "./sql/db-provider";
 import {
   hotSqlOf,
   readSqlJson,
@@ -11,8 +12,7 @@ import {
   sqlColumns,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { type RunRow, type StoredRun, toStoredRun } from "./runs";
+} from "./sql/hot-sql";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
 // change of hands is one conditional update, so two processes can never both own a run.

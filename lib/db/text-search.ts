@@ -1,5 +1,5 @@
-import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
+import { getDbProvider } from "./sql/db-provider";
 
 /** Tables with a free-text search, and the columns it reads. */
 const SEARCHABLE = {

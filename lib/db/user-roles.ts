@@ -1,9 +1,9 @@
 import "server-only";
 import { parseRole, type Role } from "@/lib/domain/roles";
 import { recordAuditEntry } from "./audit";
-import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { getDbProvider } from "./sql/db-provider";
+import { engineTransaction } from "./sql/transaction-options";
 
 export type RoleChange =
   | { outcome: "changed"; from: Role; to: Role }

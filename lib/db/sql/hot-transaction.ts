@@ -1,6 +1,6 @@
 import "server-only";
+import type { DbClient, DbTx } from "../db-types";
 import { insideTransaction, outsideTransactions, runAsTransaction, takeTurn } from "./connection-turns";
-import type { DbClient, DbTx } from "./db-types";
 import { openSqliteConnection, prepared, type SqliteHandle, sqliteHandleOf } from "./hot-sql";
 import { postgresConnectionOf, postgresHandleOf, postgresHotTransaction } from "./postgres-hot";
 import { engineTransaction } from "./transaction-options";

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
+import type { DbClient, DbTx } from "../db-types";
 import { outsideTransactions } from "./connection-turns";
 import { baseClientOf, clientRecords, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
-import type { DbClient, DbTx } from "./db-types";
 import { openPostgresPool, postgresConnectionOf, postgresHandleOf, sendPostgres } from "./postgres-hot";
 import { renderStatement as render, type SqlStatement } from "./sql-statement";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DbClient, DbTx } from "./db-types";
+import type { DbClient, DbTx } from "../db-types";
 
 export type DbProvider = "sqlite" | "postgres";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResult } from "pg";
+import type { DbClient, DbTx } from "../db-types";
 import { baseClientOf, clientRecords } from "./db-provider";
-import type { DbClient, DbTx } from "./db-types";
 
 // On PostgreSQL every statement through Prisma's raw path, and every interactive transaction,
 // costs far more in Prisma's client than on the server: a three-statement transaction took
