@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
-import { getDbProvider } from "./sql/db-provider";
+import { lockUntilTransactionEnds } from "./sql/advisory-lock";
 import { engineTransaction } from "./sql/transaction-options";
 
 // Personal API tokens (ADR 0035). Only a token's SHA-256 is stored, so what this module reads
@@ -112,12 +112,9 @@ export async function createApiToken({
   limit: number;
   now?: Date;
 }): Promise<{ status: "created"; row: ApiTokenRow } | { status: "limit" }> {
-  const postgres = getDbProvider({ db }) === "postgres";
   try {
     return await db.$transaction(async (tx) => {
-      if (postgres) {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`toolnexus.api-tokens:${userId}`}))`;
-      }
+      await lockUntilTransactionEnds(tx, `api-tokens:${userId}`);
       const row = await tx.apiToken.create({
         data: { userId, name, tokenHash, prefix, scopes: scopes.join(" "), expiresAt },
         select: SELECT,
