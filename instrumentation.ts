@@ -7,7 +7,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { registerTracing, tracingConfigured } = await import("@/app/_lib/register-tracing");
   if (tracingConfigured(process.env)) await registerTracing(process.env);
-  const { migrateDatabase } = await import("@/lib/db/migrate-database");
+  const { migrateDatabase } = await import("@/lib/db/sql/migrate-database");
   const { applied } = await migrateDatabase();
   const { logger } = await import("@/lib/log/logger");
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");

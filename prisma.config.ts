@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { resolveDatabaseUrl } from "./lib/db/database-url";
+import { resolveDatabaseUrl } from "./lib/db/sql/database-url";
 
 // Prisma 7 does not read .env on its own; Node can (a missing file is fine).
 try {

@@ -1,6 +1,6 @@
-import { createDb, type Db } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate-database";
-import { createTempDatabase } from "@/lib/db/temp-database";
+import { createDb, type Db } from "@/lib/db/sql/client";
+import { migrateDatabase } from "@/lib/db/sql/migrate-database";
+import { createTempDatabase } from "@/lib/db/sql/temp-database";
 
 export type BenchProvider = "sqlite" | "postgres";
 

@@ -1,9 +1,9 @@
 // Child process of the `inbox-at-scale` section (see bench/db-child.ts for how it runs).
 import path from "node:path";
 import { INBOX_PAGE_SIZE } from "@/app/inbox/_lib/inbox-filters";
-import { sqliteFileOf } from "@/lib/db/database-url";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { listDueRequests } from "@/lib/db/requests";
+import { sqliteFileOf } from "@/lib/db/sql/database-url";
 import type { Actor } from "@/lib/domain/roles";
 import { type BenchProvider, openBenchDatabase } from "./bench-database";
 import type { ResultRow } from "./bench-section";

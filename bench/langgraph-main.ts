@@ -3,7 +3,7 @@
 import path from "node:path";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { sqliteFileOf } from "@/lib/db/database-url";
+import { sqliteFileOf } from "@/lib/db/sql/database-url";
 import { type BenchProvider, openBenchDatabase } from "./bench-database";
 import { startBenchEngine } from "./bench-engine";
 import { seedBenchPeople } from "./bench-people";

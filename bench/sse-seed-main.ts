@@ -4,7 +4,7 @@
 import path from "node:path";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "@/lib/auth/demo-accounts";
 import { hashPassword } from "@/lib/auth/verify-credentials";
-import { sqliteFileOf } from "@/lib/db/database-url";
+import { sqliteFileOf } from "@/lib/db/sql/database-url";
 import { upsertUserByEmail } from "@/lib/db/users";
 import { openBenchDatabase } from "./bench-database";
 import { startBenchEngine } from "./bench-engine";

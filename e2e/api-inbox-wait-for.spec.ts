@@ -147,7 +147,7 @@ test.describe("across restarts", () => {
   }) => {
     test.setTimeout(240_000);
     // Server-only modules: loaded in the worker, which resolves them as Next's server does.
-    const { createDb } = await import("@/lib/db/client");
+    const { createDb } = await import("@/lib/db/sql/client");
     const { mintApiToken } = await import("@/lib/auth/api-token-auth");
     const { createApiToken } = await import("@/lib/db/api-tokens");
     const db = createDb({ url: app.databaseUrl });

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { expect, type SignedIn } from "./fixtures";
 import { RequestPage } from "./pages/request-page";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { type AppInstance, startAppInstance } from "./topology/app-instance";
 
 // A freshly started server must run the engine on its own: nobody loads a page here, so
@@ -25,8 +25,8 @@ test.afterAll(async () => {
 
 /** Parks two runs the way a process that then stops would leave them, with no engine running. */
 async function leaveRunsBehind(url: string) {
-  const { migrateDatabase } = await import("@/lib/db/migrate-database");
-  const { createDb } = await import("@/lib/db/client");
+  const { migrateDatabase } = await import("@/lib/db/sql/migrate-database");
+  const { createDb } = await import("@/lib/db/sql/client");
   const { createThread } = await import("@/lib/db/chat-threads");
   const { createEngine } = await import("@/lib/engine/create-engine");
   const { createMemoryEventBus } = await import("@/lib/engine/event-bus");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/verify-credentials";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { upsertUserByEmail } from "@/lib/db/users";
 import type { Role } from "@/lib/domain/roles";
 import { AxeWatch } from "./axe-watch";
@@ -84,7 +84,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       // Imported here, not at the top: the runner also loads this file to list the tests, and
       // only the workers resolve lib/db's server-only marker (see playwright.config.ts).
-      const { createDb } = await import("@/lib/db/client");
+      const { createDb } = await import("@/lib/db/sql/client");
       const db = createDb({ url: process.env.E2E_DATABASE_URL });
       await use(db);
       await db.$disconnect();

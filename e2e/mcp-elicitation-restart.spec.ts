@@ -33,7 +33,7 @@ test("an MCP server's question, parked in the chat, is answered from the inbox a
   browser,
 }) => {
   test.setTimeout(180_000);
-  const { createDb } = await import("@/lib/db/client");
+  const { createDb } = await import("@/lib/db/sql/client");
   const db = createDb({ url: app.databaseUrl });
   const password = `pw-${randomBytes(8).toString("hex")}`;
   const email = `restart-${randomBytes(3).toString("hex")}@e2e.test`;

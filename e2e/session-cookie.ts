@@ -1,6 +1,6 @@
 import type { BrowserContext } from "@playwright/test";
 import { encode } from "next-auth/jwt";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { getUserById } from "@/lib/db/users";
 import { E2E_AUTH_SECRET } from "./topology/app-instance";
 

@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DEFAULT_SQLITE_URL, resolveDatabaseUrl } from "../lib/db/database-url";
+import { DEFAULT_SQLITE_URL, resolveDatabaseUrl } from "../lib/db/sql/database-url";
 
 const root = path.resolve(import.meta.dirname, "..");
 const prismaBin = path.join(root, "node_modules/.bin/prisma");

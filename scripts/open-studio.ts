@@ -2,7 +2,7 @@
 // recognizes SQLite URLs written as file://<path>, while the rest of the toolchain uses file:<path>.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { resolveDatabaseUrl, sqliteFileOf } from "../lib/db/database-url";
+import { resolveDatabaseUrl, sqliteFileOf } from "../lib/db/sql/database-url";
 
 const root = path.resolve(import.meta.dirname, "..");
 const resolved = resolveDatabaseUrl(process.env.DATABASE_URL);

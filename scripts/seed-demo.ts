@@ -2,7 +2,7 @@
 // times: accounts are matched by email and brought back to their demo name, role and password.
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "@/lib/auth/demo-accounts";
 import { hashPassword } from "@/lib/auth/verify-credentials";
-import { createDb } from "@/lib/db/client";
+import { createDb } from "@/lib/db/sql/client";
 import { upsertUserByEmail } from "@/lib/db/users";
 
 const db = createDb();

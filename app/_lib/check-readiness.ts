@@ -1,6 +1,6 @@
 import "server-only";
-import { type DatabaseReadiness, getDatabaseReadiness } from "@/lib/db/database-readiness";
 import type { DbClient } from "@/lib/db/db-types";
+import { type DatabaseReadiness, getDatabaseReadiness } from "@/lib/db/sql/database-readiness";
 import type { Engine } from "@/lib/engine/engine-types";
 
 /**

@@ -1,4 +1,4 @@
-import { asUnavailableError } from "@/lib/db/database-unavailable";
+import { asUnavailableError } from "@/lib/db/sql/database-unavailable";
 import { type PublicError, toPublicError } from "@/lib/errors";
 
 /**

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
+import { isDatabaseUnavailable } from "@/lib/db/sql/database-unavailable";
 import { isAppError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { currentRequestId } from "@/lib/log/request-id";

@@ -10,7 +10,7 @@ import { createRequestCall } from "@/app/api/v1/_lib/request-calls";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
 import { createApiToken } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { MAX_BODY_BYTES } from "@/lib/http/body-limit.mjs";
 import { createBodyLimitedServer } from "@/lib/http/limited-server.mjs";

@@ -4,7 +4,7 @@ import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { EventBus } from "@/lib/engine/event-bus";
 import { serveDirectly } from "@/lib/http/direct-routes.mjs";
 import type { AppServices } from "./app-services";

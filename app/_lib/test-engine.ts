@@ -5,7 +5,7 @@ import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { createThread } from "@/lib/db/chat-threads";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createThread } from "@/lib/db/chat-threads";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { createThreadOwnerCache } from "./thread-owner-cache";
 

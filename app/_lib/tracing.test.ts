@@ -1,6 +1,6 @@
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { RUN_ID_ATTRIBUTE } from "@/lib/engine/tracing";
 import { registerTracing, tracingConfigured } from "./register-tracing";

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { RoleBadge } from "@/components/role-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
 import { requirePageUser } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db/client";
 import { getEmailModeByUser } from "@/lib/db/mail-notices";
+import { getDb } from "@/lib/db/sql/client";
 import { readMailSettings } from "@/lib/notify/mail-config";
 import { EmailModeForm } from "./email-mode-form";
 

@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { upsertUserByEmail } from "@/lib/db/users";
 import { isAppError } from "@/lib/errors";

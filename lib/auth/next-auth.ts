@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/sql/client";
 import { createAuthConfig } from "./auth-config";
 
 // The app's one next-auth instance: route handlers, actions and guards all read sessions here.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ThreadEvent } from "@/lib/domain/events";
 import { addEventOutbox } from "./events";
-import { sql } from "./hot-sql";
 import { answerRequestTakingRun, resolveRequest } from "./resolve-request";
 import { cancelRunById } from "./run-endings";
+import { sql } from "./sql/hot-sql";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createDb } from "./client";
-import { migrateDatabase } from "./migrate-database";
-import { createTempDatabase } from "./temp-database";
+import { createDb } from "./sql/client";
+import { migrateDatabase } from "./sql/migrate-database";
+import { createTempDatabase } from "./sql/temp-database";
 
 // Answers given before answers carried their tool take it from their request when the database
 // is migrated, so the audit's tool filter finds the old ones too.

@@ -8,8 +8,8 @@ import { appendEvents } from "./events";
 import { toJson } from "./json";
 import { markPropertyOrder } from "./property-order";
 import { getRequestById, type StoredRequest, toRequestView, toStoredRequest } from "./requests";
-import { engineTransaction } from "./transaction-options";
-import { isUniqueViolation } from "./unique-violation";
+import { engineTransaction } from "./sql/transaction-options";
+import { isUniqueViolation } from "./sql/unique-violation";
 
 // Requests made through the HTTP API (ADR 0034). Each lives in a thread of its own that holds
 // no run: the thread's log carries the request's events (`pending` when it is made,

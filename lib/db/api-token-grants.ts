@@ -1,8 +1,8 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
-import { engineTransaction } from "./transaction-options";
-import { isUniqueViolation } from "./unique-violation";
+import { engineTransaction } from "./sql/transaction-options";
+import { isUniqueViolation } from "./sql/unique-violation";
 
 // "Always allow <tool> for this token" (ADR 0065): an approver's grant on an MCP permission
 // prompt. A revoked token's grants are deleted with its revocation (api-tokens.ts), and a grant

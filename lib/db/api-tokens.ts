@@ -1,8 +1,8 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
-import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { lockUntilTransactionEnds } from "./sql/advisory-lock";
+import { engineTransaction } from "./sql/transaction-options";
 
 // Personal API tokens (ADR 0035). Only a token's SHA-256 is stored, so what this module reads
 // back can never be used to call the API: the token itself exists once, in the creator's hands.
@@ -112,12 +112,9 @@ export async function createApiToken({
   limit: number;
   now?: Date;
 }): Promise<{ status: "created"; row: ApiTokenRow } | { status: "limit" }> {
-  const postgres = getDbProvider({ db }) === "postgres";
   try {
     return await db.$transaction(async (tx) => {
-      if (postgres) {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`toolnexus.api-tokens:${userId}`}))`;
-      }
+      await lockUntilTransactionEnds(tx, `api-tokens:${userId}`);
       const row = await tx.apiToken.create({
         data: { userId, name, tokenHash, prefix, scopes: scopes.join(" "), expiresAt },
         select: SELECT,

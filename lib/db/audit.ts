@@ -10,8 +10,8 @@ import {
   sqlJson,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { newRowId } from "./row-id";
+} from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 
 export type AuditAction =
   | "request.created"

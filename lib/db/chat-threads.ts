@@ -1,5 +1,5 @@
 import type { DbClient } from "./db-types";
-import { hotSqlOf, readSqlTime, sql, sqlTable } from "./hot-sql";
+import { hotSqlOf, readSqlTime, sql, sqlTable } from "./sql/hot-sql";
 
 // Queries behind the chat pages: a user's threads.
 

@@ -3,10 +3,10 @@ import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { Message } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
-import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
-import { newRowId } from "./row-id";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./sql/hot-sql";
+import { hotTransaction } from "./sql/hot-transaction";
+import { newRowId } from "./sql/row-id";
 
 /**
  * Starts a run on `threadId` as `userId`: the prompt stored as the thread's next message, the

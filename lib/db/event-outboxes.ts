@@ -2,8 +2,8 @@ import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { DbTx } from "./db-types";
 import { eventRowsCtes, prepareEvents } from "./event-rows";
-import { type SqlStatement, sql, sqlJoin } from "./hot-sql";
 import { composeMailOutbox, enqueueMailNoticesForEvents } from "./mail-notices";
+import { type SqlStatement, sql, sqlJoin } from "./sql/hot-sql";
 import {
   composeWebhookOutbox,
   type EnabledWebhookEndpoint,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { EventBody, ThreadEvent } from "@/lib/domain/events";
 import type { DbTx } from "./db-types";
+import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import {
   hotSqlOf,
   inInsertBatches,
@@ -15,9 +16,8 @@ import {
   sqlRows,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { markPropertyOrder, restorePropertyOrder } from "./property-order";
-import { newRowId } from "./row-id";
+} from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 import type { EnabledWebhookEndpoint } from "./webhook-outbox";
 
 // How a thread's event rows are written at their seqs (events.ts builds them and writes the

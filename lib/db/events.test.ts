@@ -3,7 +3,6 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "./client";
 import type { DbClient } from "./db-types";
 import {
   appendEvents,
@@ -12,11 +11,12 @@ import {
   listEventsAfterSeq,
   listSupersededMarkersByRun,
 } from "./events";
-import { migrateDatabase } from "./migrate-database";
-import { createTempDatabase } from "./temp-database";
+import { createDb } from "./sql/client";
+import { migrateDatabase } from "./sql/migrate-database";
+import { createTempDatabase } from "./sql/temp-database";
+import { engineTransaction } from "./sql/transaction-options";
 import { createHeldRun, seedPeople } from "./testing/seed-people";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
-import { engineTransaction } from "./transaction-options";
 
 const counterMigration = "20261130011140_thread_last_event_seq";
 

@@ -5,8 +5,8 @@ import { webhookOccurrencesOf } from "@/lib/domain/webhooks";
 import type { DbClient, DbTx } from "./db-types";
 import { eventOutboxes } from "./event-outboxes";
 import { type EventRow, prepareEvents, takeEventSeqs, toThreadEvent, writeEventRows } from "./event-rows";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlInt, sqlTable } from "./hot-sql";
-import { hotTransaction } from "./hot-transaction";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlColumns, sqlInt, sqlTable } from "./sql/hot-sql";
+import { hotTransaction } from "./sql/hot-transaction";
 
 export { addEventOutbox, composeEventAppend, type EventOutbox } from "./event-outboxes";
 

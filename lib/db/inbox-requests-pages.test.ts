@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "./client";
 import { type InboxQuery, listInboxRequests } from "./inbox-requests";
+import type { Db } from "./sql/client";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createTestDatabase, type TestProvider } from "./testing/test-database";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "./client";
 import { getInboxVersionByViewer } from "./inbox-version";
+import type { Db } from "./sql/client";
 import { explainQuery } from "./testing/explain-query";
 import { insertInboxRequest } from "./testing/insert-inbox-request";
 import { createLoggedDb } from "./testing/logged-db";

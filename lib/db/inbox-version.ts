@@ -1,6 +1,6 @@
 import type { DbClient } from "./db-types";
-import { hotSqlOf, readSqlTime, type SqlStatement, sql, sqlColumns, sqlJoin, sqlTable } from "./hot-sql";
 import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
+import { hotSqlOf, readSqlTime, type SqlStatement, sql, sqlColumns, sqlJoin, sqlTable } from "./sql/hot-sql";
 
 type VersionRow = Record<
   `${"r" | "o"}${"Open" | "Answered" | "Expired" | "Cancelled"}` | "rCount" | "oCount" | "taken",

@@ -3,8 +3,8 @@ import type { ThreadEvent } from "@/lib/domain/events";
 import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import type { DbClient, DbTx } from "./db-types";
-import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./hot-sql";
-import { newRowId } from "./row-id";
+import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 
 /**
  * The mail outbox: one notice per request that opened, in the transaction of the `pending`

@@ -2,8 +2,8 @@ import "server-only";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { toJson } from "./json";
-import { engineTransaction } from "./transaction-options";
-import { isUniqueViolation } from "./unique-violation";
+import { engineTransaction } from "./sql/transaction-options";
+import { isUniqueViolation } from "./sql/unique-violation";
 
 /** A remote MCP server as stored, sealed headers included: for the connection pool only. */
 export interface StoredMcpServer {

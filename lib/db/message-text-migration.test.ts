@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { version1Of } from "@/lib/toolnexus/testing/version-1";
 import type { Checkpoint, Message } from "@/lib/toolnexus/types";
-import { createDb } from "./client";
-import { migrateDatabase } from "./migrate-database";
 import { getRunById, loadRunCheckpoint, saveRunCheckpoint } from "./runs";
-import { createTempDatabase } from "./temp-database";
+import { createDb } from "./sql/client";
+import { migrateDatabase } from "./sql/migrate-database";
+import { createTempDatabase } from "./sql/temp-database";
 import { testCheckpointOf, transcriptTextOf, verifyLoaded } from "./testing/checkpoints";
 import { createHeldRun } from "./testing/seed-people";
 

@@ -6,15 +6,14 @@ import {
   type HotSql,
   hotSqlOf,
   inInsertBatches,
-  type SqlStatement,
   sql,
   sqlInt,
   sqlJsonText,
   sqlRows,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { newRowId } from "./row-id";
+} from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 
 // A thread's transcript is the exact message list its runs hand to the model: message i of a
 // run (history included) is the row with seq i + 1. So appending is "write whatever of this
@@ -98,28 +97,22 @@ export async function getTranscriptTextByThread({
 }): Promise<string> {
   if (count === 0) return "";
   const hot = hotSqlOf(db);
-  // SQLite: the rows come in (threadId, seq) order from the index through the ordered subquery,
-  // so no sorter copies the transcript as `group_concat(... ORDER BY)` would (the plan is pinned
-  // in run-checkpoint.test.ts). PostgreSQL does not promise a subquery's order to an aggregate,
-  // so it is asked for. Were the order ever wrong, the digest would not match.
+  // The SQL itself differs. SQLite: the rows come in (threadId, seq) order from the index through
+  // the ordered subquery, so no sorter copies the transcript as `group_concat(... ORDER BY)` would
+  // (the plan is pinned in run-checkpoint.test.ts). PostgreSQL does not promise a subquery's order
+  // to an aggregate, so it is asked for. Were the order ever wrong, the digest would not match.
   const [row] = await hot.query<{ found: number | bigint; text: string | null }>(
     hot.provider === "sqlite"
-      ? sql`SELECT count(*) AS "found", group_concat("content", ',') AS "text" FROM (SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)} ORDER BY "seq" LIMIT ${sqlInt(count)})`
-      : postgresTranscriptText(threadId, sql`${sqlInt(count)}`),
+      ? sql`SELECT count(*) AS "found", group_concat("content", ',') AS "text"
+          FROM (SELECT "content" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}
+            ORDER BY "seq" LIMIT ${sqlInt(count)})`
+      : sql`SELECT count(*)::int4 AS "found", string_agg("content"::text, ',' ORDER BY "seq") AS "text"
+          FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${sqlInt(count)}`,
   );
   const found = Number(row?.found ?? 0);
   if (found !== count)
     throw new Error(`thread ${threadId} holds ${found} of the ${count} messages its run refers to`);
   return row!.text ?? "";
-}
-
-/**
- * PostgreSQL: `"found"` and `"text"` of the first `upTo` message rows of a thread, their texts
- * as written joined by "," in seq order.
- */
-function postgresTranscriptText(threadId: string, upTo: SqlStatement): SqlStatement {
-  return sql`SELECT count(*)::int4 AS "found", string_agg("content"::text, ',' ORDER BY "seq") AS "text"
-    FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} AND "seq" <= ${upTo}`;
 }
 
 export async function listMessagesByThread({

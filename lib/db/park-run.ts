@@ -3,13 +3,13 @@ import type { Audience, EventBody, ParkedRequestView, ThreadEvent } from "@/lib/
 import type { Checkpoint, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { hotSqlOf, readSqlJson, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./hot-sql";
-import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { type RequestViewRow, toRequestView } from "./requests";
-import { newRowId } from "./row-id";
 import { checkpointColumns } from "./runs";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlJson, sqlRows, sqlTable, sqlTime } from "./sql/hot-sql";
+import { hotTransaction } from "./sql/hot-transaction";
+import { newRowId } from "./sql/row-id";
 
 export class ReusedRequestIdError extends Error {
   constructor(readonly requestId: string) {

@@ -1,10 +1,9 @@
 import "server-only";
 import type { Audience, ParkedRequestView, RequestState } from "@/lib/domain/events";
 import type { DeclineReason, Request } from "@/lib/toolnexus/types";
-import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
-import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlTable } from "./hot-sql";
 import { restorePropertyOrder } from "./property-order";
+import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlInt, sqlTable, sqlTime } from "./sql/hot-sql";
 
 export interface StoredAnswer {
   actorId: string | null;
@@ -162,17 +161,15 @@ export async function listDueRequests({
   now: Date;
   limit?: number;
 }): Promise<{ id: string; runId: string | null; threadId: string; toolName: string }[]> {
-  // Raw SQL for the reason `listOrphanedRuns` gives: it runs at engine start-up (ADR 0043).
-  const table = getRawTableName({ db, table: "Request" });
-  const rows = await db.$queryRawUnsafe<
-    { id: string; runId: string | null; threadId: string; toolName: string }[]
-  >(
-    getDbProvider({ db }) === "sqlite"
-      ? `SELECT "id", "runId", "threadId", "toolName" FROM ${table} WHERE "status" = ? AND "expiresAt" <= ? ORDER BY "expiresAt" ASC LIMIT ?`
-      : `SELECT "id", "runId", "threadId", "toolName" FROM ${table} WHERE "status" = $1 AND "expiresAt" <= $2::timestamp(3) ORDER BY "expiresAt" ASC LIMIT $3`,
-    "open",
-    now.toISOString(),
-    limit,
+  // Hand-written for the reason `listOrphanedRuns` gives: it runs at engine start-up (ADR 0043).
+  const rows = await hotSqlOf(db).query<{
+    id: string;
+    runId: string | null;
+    threadId: string;
+    toolName: string;
+  }>(
+    sql`SELECT "id", "runId", "threadId", "toolName" FROM ${sqlTable("Request")}
+      WHERE "status" = ${"open"} AND "expiresAt" <= ${sqlTime(now)} ORDER BY "expiresAt" ASC LIMIT ${sqlInt(limit)}`,
   );
   return rows.map(({ id, runId, threadId, toolName }) => ({ id, runId, threadId, toolName }));
 }

@@ -2,8 +2,6 @@ import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
 import type { DbClient, DbTx } from "./db-types";
 import { appendEvents, composeEventAppend } from "./events";
-import { hotSqlOf, type SqlStatement, sql, sqlJoin, sqlTable } from "./hot-sql";
-import { hotTransaction } from "./hot-transaction";
 import { countOffRunSql, type RunLease, storedRunOfReturned } from "./run-leases";
 import type { RunRow, StoredRun } from "./runs";
 import {
@@ -13,6 +11,8 @@ import {
   recordOfResolution,
   resolvedEventBody,
 } from "./settle-request";
+import { hotSqlOf, type SqlStatement, sql, sqlJoin, sqlTable } from "./sql/hot-sql";
+import { hotTransaction } from "./sql/hot-transaction";
 
 export type { Resolution, RunLease };
 

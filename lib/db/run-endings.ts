@@ -4,12 +4,12 @@ import type { Checkpoint, Message, ResumableCheckpoint, Usage } from "@/lib/tool
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./hot-sql";
-import { hotTransaction } from "./hot-transaction";
 import { appendMissingMessages } from "./messages";
 import { cancelOpenRequestsByRun } from "./resolve-request";
 import type { StoredCheckpoint } from "./runs";
-import { engineTransaction } from "./transaction-options";
+import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./sql/hot-sql";
+import { hotTransaction } from "./sql/hot-transaction";
+import { engineTransaction } from "./sql/transaction-options";
 
 export type FinalRunState = "done" | "incomplete" | "failed";
 

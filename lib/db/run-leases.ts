@@ -1,6 +1,6 @@
 import "server-only";
-import { getDbProvider, getRawTableName } from "./db-provider";
 import type { DbClient } from "./db-types";
+import { type RunRow, type StoredRun, toStoredRun } from "./runs";
 import {
   hotSqlOf,
   readSqlJson,
@@ -9,10 +9,10 @@ import {
   sql,
   sqlBool,
   sqlColumns,
+  sqlInt,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { type RunRow, type StoredRun, toStoredRun } from "./runs";
+} from "./sql/hot-sql";
 
 // A running run belongs to the process named in `leaseOwner` until `leaseExpiresAt`. Every
 // change of hands is one conditional update, so two processes can never both own a run.
@@ -200,7 +200,7 @@ export async function releaseRunLeases({
  * earliest to lapse, so `limit` never hides a lapsed lease behind live ones), and parked runs
  * with no open request, by the count each run keeps.
  *
- * Raw SQL, the statements Prisma's own query would send: the engine runs this at start-up,
+ * Hand-written statements, as Prisma's own query would send them: the engine runs this at start-up,
  * and Prisma compiles each query shape on its first use in a process, synchronously (tens of
  * ms), which made start-up miss its budget whatever the number of runs (ADR 0043).
  */
@@ -213,24 +213,17 @@ export async function listOrphanedRuns({
   now: Date;
   limit?: number;
 }): Promise<{ orphans: { id: string; status: string }[]; anyRunning: boolean }> {
-  const run = getRawTableName({ db, table: "Run" });
-  const sqlite = getDbProvider({ db }) === "sqlite";
-  const ready = await db.$queryRawUnsafe<{ id: string; status: string }[]>(
-    sqlite
-      ? `SELECT "id", "status" FROM ${run} WHERE "status" = ? AND "openRequests" = ? ORDER BY "id" ASC LIMIT ?`
-      : `SELECT "id", "status" FROM ${run} WHERE "status" = $1 AND "openRequests" = $2 ORDER BY "id" ASC LIMIT $3`,
-    "pending",
-    0,
-    limit,
+  const hot = hotSqlOf(db);
+  const ready = await hot.query<{ id: string; status: string }>(
+    sql`SELECT "id", "status" FROM ${sqlTable("Run")} WHERE "status" = ${"pending"} AND "openRequests" = ${sqlInt(0)}
+      ORDER BY "id" ASC LIMIT ${sqlInt(limit)}`,
   );
-  // Whether a lease has lapsed is asked of the database, in the stored form of `now`.
-  const running = await db.$queryRawUnsafe<{ id: string; status: string; lapsed: number | bigint }[]>(
-    sqlite
-      ? `SELECT "id", "status", CASE WHEN "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ? THEN 1 ELSE 0 END AS "lapsed" FROM ${run} WHERE "status" = ? ORDER BY CASE WHEN "leaseExpiresAt" IS NULL THEN 0 ELSE 1 END, "leaseExpiresAt" ASC LIMIT ?`
-      : `SELECT "id", "status", CASE WHEN "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < $1::timestamp(3) THEN 1 ELSE 0 END AS "lapsed" FROM ${run} WHERE "status" = $2 ORDER BY "leaseExpiresAt" ASC NULLS FIRST LIMIT $3`,
-    now.toISOString(),
-    "running",
-    Math.max(1, limit - ready.length),
+  // Whether a lease has lapsed is asked of the database, in the stored form of `now`. Both
+  // databases put NULL first in ascending order by themselves; SQLite reads it from the index.
+  const running = await hot.query<{ id: string; status: string; lapsed: number | bigint }>(
+    sql`SELECT "id", "status", CASE WHEN "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sqlTime(now)} THEN 1 ELSE 0 END AS "lapsed"
+      FROM ${sqlTable("Run")} WHERE "status" = ${"running"}
+      ORDER BY "leaseExpiresAt" ASC NULLS FIRST LIMIT ${sqlInt(Math.max(1, limit - ready.length))}`,
   );
   const lapsed = running.filter((row) => Number(row.lapsed) === 1).map(({ id, status }) => ({ id, status }));
   return {

@@ -3,10 +3,10 @@ import type { EventBody, RunState, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Message, ResumableCheckpoint, Usage } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
-import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./hot-sql";
-import { hotTransaction } from "./hot-transaction";
 import { toJson } from "./json";
 import { appendMissingMessages, getTranscriptTextByThread } from "./messages";
+import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./sql/hot-sql";
+import { hotTransaction } from "./sql/hot-transaction";
 
 /**
  * A checkpoint as a run's row keeps it: everything but the transcript, which is the thread's

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { engineTransaction } from "./sql/transaction-options";
 
 /**
  * Ends every session of a user: a token remembers the version it was issued under, and the

@@ -12,8 +12,8 @@ import {
   sqlJson,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { newRowId } from "./row-id";
+} from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 
 // A request leaving "open": the conditional update that is the claim, then its answer row and its
 // audit entry. These are the statements resolve-request.ts composes into one answer; each is

@@ -50,10 +50,11 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the sweeps and cl
     });
     expect(plans).toHaveLength(2);
     const [readyPlans, lapsedPlans] = plans;
-    // Lapsed leases are looked for among running runs only, as many as are being driven, and
-    // sorted; parked runs never enter that range.
+    // Lapsed leases are looked for among running runs only, as many as are being driven; parked
+    // runs never enter that range. SQLite's index gives the order (NULL first) by itself;
+    // PostgreSQL's puts NULL last, so it sorts the running runs.
     for (const lapsed of lapsedPlans!) {
-      expectNoScan(provider, lapsed, { sorted: false, except: CONFIGURATION_TABLES });
+      expectNoScan(provider, lapsed, { sorted: provider === "sqlite", except: CONFIGURATION_TABLES });
       expect(lapsed.join("\n")).toContain("Run_status_leaseExpiresAt_idx");
     }
     // The ready runs come from their own index range, in page order: parked runs still waiting

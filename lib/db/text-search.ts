@@ -1,5 +1,6 @@
-import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
+import { getDbProvider } from "./sql/db-provider";
+import { hotSqlOf, sql, sqlColumns, sqlJoin, sqlTable } from "./sql/hot-sql";
 
 /** Tables with a free-text search, and the columns it reads. */
 const SEARCHABLE = {
@@ -39,11 +40,13 @@ export async function textSearchWhere({
     return anyOf((column) => ({ [column]: { contains: escapeLike(text), mode: "insensitive" } }));
   }
   if (!/[%_]/.test(text)) return anyOf((column) => ({ [column]: { contains: text } }));
-  // Table and column names come from SEARCHABLE above, never from input.
-  const test = columns.map((column) => `instr(lower("${column}"), lower(?)) > 0`).join(" OR ");
-  const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
-    `SELECT "id" FROM "${table}" WHERE ${test}`,
-    ...columns.map(() => text),
+  // Only SQLite needs a statement of its own here: PostgreSQL's is Prisma's typed filter above.
+  const test = sqlJoin(
+    columns.map((column) => sql`instr(lower(${sqlColumns([column])}), lower(${text})) > 0`),
+    " OR ",
+  );
+  const rows = await hotSqlOf(db).query<{ id: string }>(
+    sql`SELECT "id" FROM ${sqlTable(table)} WHERE ${test}`,
   );
   return { id: { in: rows.map((row) => row.id) } };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "./client";
+import type { Db } from "./sql/client";
 import { createTestDatabase, type TestProvider } from "./testing/test-database";
 import { getThreadsVersionByOwner, threadsVersionOf } from "./threads-version";
 import { listThreadsWithStatusByOwner } from "./threads-with-status";

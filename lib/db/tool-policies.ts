@@ -2,8 +2,8 @@ import "server-only";
 import { isToolPolicy, type ToolPolicy } from "@/lib/domain/tool-policy";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
-import { engineTransaction } from "./transaction-options";
-import { isUniqueViolation } from "./unique-violation";
+import { engineTransaction } from "./sql/transaction-options";
+import { isUniqueViolation } from "./sql/unique-violation";
 
 export async function listToolPolicies({ db }: { db: DbClient }): Promise<Map<string, ToolPolicy>> {
   const rows = await db.toolPolicy.findMany({ select: { toolName: true, policy: true } });

@@ -1,9 +1,9 @@
 import "server-only";
 import { parseRole, type Role } from "@/lib/domain/roles";
 import { recordAuditEntry } from "./audit";
-import { getDbProvider } from "./db-provider";
 import type { DbClient, DbTx } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { lockUntilTransactionEnds } from "./sql/advisory-lock";
+import { engineTransaction } from "./sql/transaction-options";
 
 export type RoleChange =
   | { outcome: "changed"; from: Role; to: Role }
@@ -47,10 +47,9 @@ export async function updateUserRoleById({
   const current = await db.user.findUnique({ where: { id: userId }, select: { role: true } });
   if (!current) return { outcome: "not_found" };
   if (current.role === role) return { outcome: "unchanged" };
-  const postgres = getDbProvider({ db }) === "postgres";
   try {
     return await db.$transaction(async (tx) => {
-      if (postgres) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolnexus.user-roles'))`;
+      await lockUntilTransactionEnds(tx, "user-roles");
       // Conditional on the role we read, so the audit entry's "from" is the role we replaced.
       const written = await tx.user.updateMany({ where: { id: userId, role: current.role }, data: { role } });
       if (written.count !== 1) return { outcome: "stale" as const };

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
-import { hotSqlOf, sql, sqlTable } from "./hot-sql";
+import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
 
 /**
  * How many open requests wait for `viewer` to answer: their own that only they may answer,

@@ -2,7 +2,7 @@ import "server-only";
 import type { WebhookDeliveryView } from "@/lib/domain/webhooks";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { engineTransaction } from "./sql/transaction-options";
 
 /** A claimed delivery: what one attempt sends, where, and the attempt number it is. */
 export interface ClaimedWebhookDelivery {

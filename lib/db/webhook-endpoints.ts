@@ -3,7 +3,7 @@ import { isWebhookEventType, type WebhookEndpointView } from "@/lib/domain/webho
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { toJson } from "./json";
-import { engineTransaction } from "./transaction-options";
+import { engineTransaction } from "./sql/transaction-options";
 
 /** An endpoint as the delivery worker needs it: its sealed secret included, for signing only. */
 export interface StoredWebhookEndpoint {

@@ -16,8 +16,8 @@ import {
   sqlRows,
   sqlTable,
   sqlTime,
-} from "./hot-sql";
-import { newRowId } from "./row-id";
+} from "./sql/hot-sql";
+import { newRowId } from "./sql/row-id";
 
 /** The Standard Webhooks message id: unique, and the same on every attempt and replay. */
 function newMessageId(): string {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createClientFromDriver, createInProcessDriver } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteFileOf } from "@/lib/db/database-url";
+import { sqliteFileOf } from "@/lib/db/sql/database-url";
 import { seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import { makeTestEngine, readRunState } from "./testing/engine-fixture";

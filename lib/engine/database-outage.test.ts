@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "@/lib/db/client";
-import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import type { DbClient } from "@/lib/db/db-types";
 import { listEventsAfterSeq } from "@/lib/db/events";
+import { createDb } from "@/lib/db/sql/client";
+import { isDatabaseUnavailable } from "@/lib/db/sql/database-unavailable";
 import { type CuttableProxy, startCuttableProxy, throughProxy } from "@/lib/db/testing/cuttable-proxy";
 import { type People, seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";

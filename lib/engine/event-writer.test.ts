@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
+import { engineTransaction } from "@/lib/db/sql/transaction-options";
 import { createHeldRun } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
-import { engineTransaction } from "@/lib/db/transaction-options";
 import { createMemoryEventBus, type EventNotice } from "./event-bus";
 import { createEventWriter } from "./event-writer";
 

@@ -1,6 +1,6 @@
-import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import { claimParkedRun, type RunLease, releaseRunLeases } from "@/lib/db/run-leases";
 import type { StoredRun } from "@/lib/db/runs";
+import { isDatabaseUnavailable } from "@/lib/db/sql/database-unavailable";
 import { logger } from "@/lib/log/logger";
 import type { Answer } from "@/lib/toolnexus/types";
 import { type KnownState, prepareContinuation, toResumeAnswer } from "./continue-run";

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
+import { isDatabaseUnavailable } from "@/lib/db/sql/database-unavailable";
 import type { ResumableCheckpoint } from "@/lib/toolnexus/types";
 
 /**

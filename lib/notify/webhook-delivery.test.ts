@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents } from "@/lib/db/events";
+import { engineTransaction } from "@/lib/db/sql/transaction-options";
 import { seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
-import { engineTransaction } from "@/lib/db/transaction-options";
 import { replayWebhookDeliveryById } from "@/lib/db/webhook-deliveries";
 import { appendPending, registerEndpoint, requestView, testKeys } from "./testing/announce";
 import { startWebhookReceiver } from "./testing/webhook-receiver";

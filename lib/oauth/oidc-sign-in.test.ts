@@ -3,7 +3,7 @@ import NextAuth from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthConfig } from "@/lib/auth/auth-config";
 import { userFromSession } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { startDemoProviderServer } from "./demo-provider-server";
 import { DEMO_CLIENT_ID } from "./provider-registry";

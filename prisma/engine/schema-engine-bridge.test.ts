@@ -3,8 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteFileOf } from "@/lib/db/database-url";
-import { createTempDatabase, TEST_POSTGRES_URL, type TempDatabase } from "@/lib/db/temp-database";
+import { sqliteFileOf } from "@/lib/db/sql/database-url";
+import { createTempDatabase, TEST_POSTGRES_URL, type TempDatabase } from "@/lib/db/sql/temp-database";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const prisma = path.join(root, "node_modules/.bin/prisma");

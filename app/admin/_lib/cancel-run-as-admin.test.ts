@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { toPublicError } from "@/lib/errors";
 import { cancelRunAsAdmin } from "./cancel-run-as-admin";

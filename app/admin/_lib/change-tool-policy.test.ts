@@ -8,7 +8,7 @@ import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { createAppMcpPool } from "@/lib/agent/mcp/app-mcp-pool";
 import type { McpPool } from "@/lib/agent/mcp/mcp-pool";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { changeToolPolicy } from "./change-tool-policy";
 
 let db: Db;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { toPublicError } from "@/lib/errors";
 import { changeUserRole } from "./change-user-role";

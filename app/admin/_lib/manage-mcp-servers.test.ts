@@ -4,8 +4,8 @@ import { newUser } from "@/app/_lib/test-engine";
 import { checkServerEntry } from "@/lib/agent/mcp/library-connection";
 import { createServerLoader } from "@/lib/agent/mcp/load-desired-servers";
 import { openClientSecret, openServerHeaders } from "@/lib/agent/mcp/server-headers";
-import type { Db } from "@/lib/db/client";
 import { listMcpServerSummaries, listStoredMcpServers } from "@/lib/db/mcp-servers";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { toPublicError } from "@/lib/errors";
 import {

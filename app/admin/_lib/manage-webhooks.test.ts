@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "@/app/_lib/test-engine";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { listWebhookEndpointViews } from "@/lib/db/webhook-endpoints";
 import { toPublicError } from "@/lib/errors";

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "@/app/_lib/test-engine";
 import { checkServerEntry } from "@/lib/agent/mcp/library-connection";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { toPublicError } from "@/lib/errors";
 import { addRemoteServer, type McpServerDeps } from "./manage-mcp-servers";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { signOutUserEverywhere } from "./sign-out-user-everywhere";
 
 let db: Db;

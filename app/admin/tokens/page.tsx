@@ -2,7 +2,7 @@ import { AdminPagination } from "@/components/admin/admin-pagination";
 import { AdminTabs } from "@/components/admin/admin-tabs";
 import { requirePageRole } from "@/lib/auth/guards";
 import { listApiTokensPage } from "@/lib/db/api-tokens";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/sql/client";
 import { TokenList } from "../../settings/tokens/token-list";
 import { revokeAnyTokenAction } from "./actions";
 import "@/components/admin/admin.css";

@@ -1,6 +1,6 @@
 import { getAppServices } from "@/app/_lib/app-services";
 import { checkReadiness } from "@/app/_lib/check-readiness";
-import { resolveDatabaseUrl } from "@/lib/db/database-url";
+import { resolveDatabaseUrl } from "@/lib/db/sql/database-url";
 
 // Readiness: database reachable, migrations applied, engine running. Unauthenticated and cheap
 // (one query); the body carries no internals.

@@ -3,7 +3,7 @@ import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { toPublicError } from "@/lib/errors";
 import { buildThreadMessages } from "./build-thread-messages";

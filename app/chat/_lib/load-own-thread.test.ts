@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { createThread } from "@/lib/db/chat-threads";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { loadOwnThread } from "./load-own-thread";

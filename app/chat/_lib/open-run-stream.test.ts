@@ -4,7 +4,7 @@ import { type Sse, sseReader } from "@/app/_lib/follow-version-stream";
 import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { openRunStream } from "./open-run-stream";
 import { startChatRun } from "./start-chat-run";

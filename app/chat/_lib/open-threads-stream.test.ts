@@ -10,7 +10,7 @@ import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test
 import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { getThreadsVersionByOwner } from "@/lib/db/threads-version";
 import { listThreadsWithStatusByOwner } from "@/lib/db/threads-with-status";
 import type { Engine } from "@/lib/engine/engine-types";

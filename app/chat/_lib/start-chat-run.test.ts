@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newThread, newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { getThreadById } from "@/lib/db/chat-threads";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createChatThread } from "./create-chat-thread";
 import { startChatRun } from "./start-chat-run";

@@ -4,7 +4,7 @@ import { newThread, newUser, parkRequest, withTestEngine } from "@/app/_lib/test
 import { startChatRun } from "@/app/chat/_lib/start-chat-run";
 import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { answerMany } from "./answer-many";
 

@@ -3,7 +3,7 @@ import { abortFollowedStreams, followVersionStream } from "@/app/_lib/follow-ver
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import type { ThreadOwnerCache } from "@/app/_lib/thread-owner-cache";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import type { EventBus } from "@/lib/engine/event-bus";
 import { openWaitingCountStream } from "./open-waiting-count-stream";

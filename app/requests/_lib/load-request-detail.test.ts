@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { createApiRequest } from "@/lib/db/api-requests";
 import { createApiToken } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { loadRequestDetail } from "./load-request-detail";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appErrorCode } from "@/app/_lib/app-error-code";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import type { EventBus, EventNotice } from "@/lib/engine/event-bus";
 import type { AppError } from "@/lib/errors";

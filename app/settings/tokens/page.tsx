@@ -4,7 +4,7 @@ import { apiRateLimit, apiTokenLimit } from "@/lib/auth/api-token-auth";
 import { requirePageUser } from "@/lib/auth/guards";
 import { listApiTokenToolGrantsByUser } from "@/lib/db/api-token-grants";
 import { countActiveApiTokensByUser, listApiTokensByUser } from "@/lib/db/api-tokens";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/sql/client";
 import "@/components/admin/admin.css";
 import "@/components/chat/chat.css";
 import { createTokenAction, revokeOwnTokenAction, revokeTokenGrantAction } from "./actions";

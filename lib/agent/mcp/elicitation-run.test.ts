@@ -6,7 +6,7 @@ import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import { formatDecline } from "@/lib/agent/format-decline";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import { createThread } from "@/lib/db/chat-threads";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
 import { createMcpServer } from "@/lib/db/mcp-servers";
+import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import type { AddressPolicy } from "@/lib/http/outbound-address";
 import { isPublicAddress } from "@/lib/http/outbound-address";

@@ -7,7 +7,7 @@ import { formatDecline } from "@/lib/agent/format-decline";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
 import { checkServerEntry, connectWithLibrary } from "@/lib/agent/mcp/library-connection";
 import { createMcpPool, type McpPool } from "@/lib/agent/mcp/mcp-pool";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { type People, seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/testing/test-database";
 import { setToolPolicyByName } from "@/lib/db/tool-policies";

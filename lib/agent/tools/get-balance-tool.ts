@@ -40,7 +40,7 @@ export function createGetBalanceTool(options: {
     run: async (_args, ctx) => {
       // Loaded on first use: the db client is server-only, and the toolkit is also built in
       // plain Node processes (tests, benchmarks) that never call this tool.
-      const db = options.db ?? (await import("@/lib/db/client")).getDb();
+      const db = options.db ?? (await import("@/lib/db/sql/client")).getDb();
       const runtime = options.runtime ?? getOAuthRuntime();
       const provider = getProviderConfig(runtime.registry, providerName);
       const signIn = () =>

@@ -3,9 +3,9 @@
 // transaction of its own) and prints the seqs every batch got as one JSON line.
 // Run with: node --conditions=react-server --import tsx lib/db/testing/append-in-child.ts <url> <thread id> <batches json>
 import { createInterface } from "node:readline";
-import { createDb } from "../client";
 import { appendEvents } from "../events";
-import { engineTransaction } from "../transaction-options";
+import { createDb } from "../sql/client";
+import { engineTransaction } from "../sql/transaction-options";
 
 const [url, threadId, batchesJson] = process.argv.slice(2);
 if (!url || !threadId || !batchesJson)

@@ -3,7 +3,7 @@
 // Run with: node --conditions=react-server --import tsx lib/db/testing/change-role-in-child.ts <url>
 import { createInterface } from "node:readline";
 import { isRole } from "@/lib/domain/roles";
-import { createDb } from "../client";
+import { createDb } from "../sql/client";
 import { updateUserRoleById } from "../user-roles";
 
 const [url] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // stdin, then tries the same conditional update as every other child and prints its count.
 // Run with: node --conditions=react-server --import tsx lib/db/testing/claim-in-child.ts <url> <id>
 import { createInterface } from "node:readline";
-import { createDb } from "../client";
+import { createDb } from "../sql/client";
 
 const [url, id] = process.argv.slice(2);
 if (!url || !id) throw new Error("usage: claim-in-child.ts <database url> <request row id>");

@@ -3,9 +3,9 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
-import type { Db } from "../client";
-import { sqliteFileOf } from "../database-url";
-import { recordDbProvider } from "../db-provider";
+import type { Db } from "../sql/client";
+import { sqliteFileOf } from "../sql/database-url";
+import { recordDbProvider } from "../sql/db-provider";
 
 export interface LoggedQuery {
   sql: string;

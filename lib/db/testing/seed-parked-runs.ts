@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { getDbProvider } from "../db-provider";
 import type { DbClient } from "../db-types";
+import { getDbProvider } from "../sql/db-provider";
 
 /**
  * `count` parked runs, each waiting on one open request, and `ready` more whose only request is

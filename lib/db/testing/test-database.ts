@@ -1,8 +1,8 @@
 import path from "node:path";
-import { createDb } from "@/lib/db/client";
 import type { DbClient } from "@/lib/db/db-types";
-import { migrateDatabase } from "@/lib/db/migrate-database";
-import { createTempDatabase } from "@/lib/db/temp-database";
+import { createDb } from "@/lib/db/sql/client";
+import { migrateDatabase } from "@/lib/db/sql/migrate-database";
+import { createTempDatabase } from "@/lib/db/sql/temp-database";
 
 export type TestProvider = "sqlite" | "postgres";
 

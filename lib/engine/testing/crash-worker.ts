@@ -16,7 +16,7 @@ import {
   type ModelInput,
   pending,
 } from "toolnexus";
-import { createDb } from "@/lib/db/client";
+import { createDb } from "@/lib/db/sql/client";
 import { createEngine } from "../create-engine";
 import type { SubmittedAnswer } from "../engine-types";
 import { createMemoryEventBus, type EventBus } from "../event-bus";

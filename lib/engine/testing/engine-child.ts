@@ -8,7 +8,7 @@
 // Tools that block never return here unless MODE is recover, so the parent can SIGKILL this
 // process in the middle of a run. Lines on stdout tell the parent how far it got.
 import { randomUUID } from "node:crypto";
-import { createDb } from "@/lib/db/client";
+import { createDb } from "@/lib/db/sql/client";
 import { createEngine } from "../create-engine";
 import type { EventBus } from "../event-bus";
 import { createMemoryEventBus } from "../event-bus";

@@ -11,7 +11,7 @@
 // "code", "message"}`.
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
-import { createDb } from "@/lib/db/client";
+import { createDb } from "@/lib/db/sql/client";
 import { isAppError } from "@/lib/errors";
 import { createEngine } from "../create-engine";
 import { createMemoryEventBus, type EventBus } from "../event-bus";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "@/lib/db/db-types";
 import { appendEvents } from "@/lib/db/events";
-import { engineTransaction } from "@/lib/db/transaction-options";
+import { engineTransaction } from "@/lib/db/sql/transaction-options";
 import { createWebhookEndpoint } from "@/lib/db/webhook-endpoints";
 import type { ParkedRequestView } from "@/lib/domain/events";
 import type { WebhookEventType } from "@/lib/domain/webhooks";

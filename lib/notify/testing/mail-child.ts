@@ -1,7 +1,7 @@
 // An app instance for the mail crash test, run as its own process: the mail worker on
 // DATABASE_URL, sending to SMTP_URL, on a clock fixed at CLOCK_MS (so the test decides when a
 // digest is due), with LEASE_MS and POLL_MS. It says `ready` once started.
-import { createDb } from "@/lib/db/client";
+import { createDb } from "@/lib/db/sql/client";
 import { readMailConfig } from "../mail-config";
 import { createMailWorker } from "../mail-worker";
 

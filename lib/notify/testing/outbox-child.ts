@@ -4,7 +4,7 @@
 // `ready`, then `committed` after each commit, so the parent can SIGKILL it between a commit and
 // the delivery, or while an attempt waits for its response.
 import { createInterface } from "node:readline";
-import { createDb } from "@/lib/db/client";
+import { createDb } from "@/lib/db/sql/client";
 import { openWebhookSecret } from "../webhook-secret";
 import { createWebhookWorker } from "../webhook-worker";
 import { appendPending, requestView, testKeys } from "./announce";

@@ -3,7 +3,7 @@ import { appErrorCode as codeOf } from "@/app/_lib/app-error-code";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { revokeOwnToken, revokeTokenGrant } from "@/app/settings/tokens/_lib/manage-tokens";
 import { listApiTokenToolGrantsByUser } from "@/lib/db/api-token-grants";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import type { EventBus } from "@/lib/engine/event-bus";
 import { serveMcp } from "./serve-mcp";

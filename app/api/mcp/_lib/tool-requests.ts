@@ -1,4 +1,5 @@
 import type { StoredRequest } from "@/lib/db/requests";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Request as InboxRequest } from "@/lib/toolnexus/types";
 
 // What each tool asks the inbox, and what it returns of the answer. The approval's shape is the
@@ -94,7 +95,7 @@ export function outcomeOf(stored: StoredRequest): Outcome {
   if (stored.status === "expired" || stored.answer?.reason === "expired") return "expired";
   if (stored.status === "cancelled" || stored.answer?.reason === "cancelled") return "cancelled";
   if (!stored.answer?.ok) return "declined";
-  return stored.request.kind === "approval" ? "approved" : "answered";
+  return requestKindSpec(stored.request.kind).answeredAs;
 }
 
 function text(value: unknown): string | undefined {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
 import { createApiToken } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { MAX_BODY_BYTES } from "@/lib/http/body-limit.mjs";
 import { createRequestRoute } from "./api-routes";

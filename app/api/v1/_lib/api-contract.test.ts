@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withTestEngine } from "@/app/_lib/test-engine";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createRequestRoute, listRequestsRoute, readRequestRoute } from "./api-routes";

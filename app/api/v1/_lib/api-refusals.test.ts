@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { withTestEngine } from "@/app/_lib/test-engine";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import type { Engine } from "@/lib/engine/engine-types";
 import { proxy } from "@/proxy";

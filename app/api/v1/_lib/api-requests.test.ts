@@ -4,7 +4,7 @@ import { submitAnswer } from "@/app/requests/_lib/submit-answer";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { type ApiTokenScope, createApiToken, revokeApiTokenById } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import {
   cancelRequestRoute,

@@ -6,7 +6,7 @@ import { serveOverHttp } from "@/app/api/mcp/_lib/testing/serve-over-http";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import { createApiToken } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createRequestRoute, readRequestRoute } from "./api-routes";
 import { serveApiRoute } from "./define-api-route";

@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { z } from "zod";
 import { getPageUser } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/sql/client";
 import { beginAuthorization } from "@/lib/oauth/begin-authorization";
 import { OAuthError } from "@/lib/oauth/oauth-error";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";

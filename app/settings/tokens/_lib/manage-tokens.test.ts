@@ -3,7 +3,7 @@ import { appErrorCode } from "@/app/_lib/app-error-code";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { apiTokenLimit, authenticateApiToken, hashApiToken } from "@/lib/auth/api-token-auth";
 import { listApiTokensByUser } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { createToken, revokeAnyToken, revokeOwnToken } from "./manage-tokens";
 
 let db: Db;

@@ -1,7 +1,7 @@
 import { newUser } from "@/app/_lib/test-engine";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
 import { createApiToken } from "@/lib/db/api-tokens";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 
 /** A new user with a token of both request scopes, for tests that call the API as them. */
 export async function ownerWithToken(db: Db, name = "tests") {

@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { z } from "zod";
 import { getPageUser } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/sql/client";
 import { beginMcpAuthorization } from "@/lib/oauth/begin-mcp-authorization";
 import { OAuthError } from "@/lib/oauth/oauth-error";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";

@@ -15,7 +15,7 @@ function committedMigrations(provider: "sqlite" | "postgres"): string[] {
     .sort();
 }
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 
 function startClaimer(
   url: string,

@@ -2,10 +2,10 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { createDb } from "./client";
 import { asUnavailableError, isDatabaseUnavailable } from "./database-unavailable";
 import { sqliteFileOf } from "./database-url";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // Real errors from real servers, as the app meets them: through Prisma's client and through a
 // plain pg connection (the hot path runs on the adapter's pool).

@@ -93,7 +93,10 @@ export function sql(strings: TemplateStringsArray, ...parts: SqlPart[]): SqlStat
 }
 
 /** `statements` one after another with `separator` between them (none may be empty). */
-export function sqlJoin(statements: readonly SqlStatement[], separator: ", " | " AND "): SqlStatement {
+export function sqlJoin(
+  statements: readonly SqlStatement[],
+  separator: ", " | " AND " | " OR ",
+): SqlStatement {
   if (statements.length === 0) throw new Error("sqlJoin needs at least one statement");
   return new SqlStatement(["", ...statements.slice(1).map(() => separator), ""], statements);
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import type { DbClient, DbTx } from "./db-types";
+import type { DbClient, DbTx } from "../db-types";
+import { baseClientOf } from "./prisma-internals";
 
 export type DbProvider = "sqlite" | "postgres";
 
@@ -35,15 +36,6 @@ export function recordDbProvider({
   schema?: string | undefined;
 }): void {
   providers.set(baseClientOf(db), { provider, schema });
-}
-
-/**
- * The object behind a client and behind every transaction it opens: Prisma hands out views of
- * it (the client itself is one), and all lead to it, so a record kept under it is found from a
- * transaction too. `hot-sql.test.ts` pins that this still holds.
- */
-export function baseClientOf(client: object): object {
-  return (client as { _originalClient?: object })._originalClient ?? client;
 }
 
 function dialectOf(db: DbClient | DbTx): DbDialect {

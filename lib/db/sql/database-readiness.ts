@@ -1,5 +1,5 @@
 import "server-only";
-import type { DbClient } from "./db-types";
+import type { DbClient } from "../db-types";
 import { APPLIED_SQL, migrationFolderNames, migrationsDirOf } from "./migrate-database";
 
 export type DatabaseReadiness = "ready" | "unreachable" | "migrations_pending";

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { DbClient, DbTx } from "../db-types";
+import { gate } from "../testing/gate";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { createDb } from "./client";
-import type { DbClient, DbTx } from "./db-types";
 import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { newRowId } from "./row-id";
-import { gate } from "./testing/gate";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // ADR 0049: on PostgreSQL the engine's transactions are BEGIN … COMMIT on a connection of the
 // adapter's pool and its statements go to the pool directly, bypassing Prisma's client.

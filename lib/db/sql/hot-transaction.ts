@@ -1,8 +1,9 @@
 import "server-only";
+import type { DbClient, DbTx } from "../db-types";
 import { insideTransaction, outsideTransactions, runAsTransaction, takeTurn } from "./connection-turns";
-import type { DbClient, DbTx } from "./db-types";
 import { openSqliteConnection, prepared, type SqliteHandle, sqliteHandleOf } from "./hot-sql";
 import { postgresConnectionOf, postgresHandleOf, postgresHotTransaction } from "./postgres-hot";
+import { hookAdapter } from "./prisma-internals";
 import { engineTransaction } from "./transaction-options";
 
 // Prisma's interactive transaction costs about 100 µs of its own on the embedded database
@@ -48,48 +49,21 @@ export async function hotTransaction<T>(db: DbClient, body: (tx: DbTx) => Promis
   }
 }
 
-interface AdapterTransaction {
-  commit(): Promise<void>;
-  rollback(): Promise<void>;
-}
-
-type Statement = (query: never) => Promise<unknown>;
-
 /**
  * Has the adapter take turns with `hotTransaction`: its own transactions (Prisma's
  * `$transaction`, and any a typed write needs) wait for the connection's turn, and so do its
  * statements outside a transaction (a transaction's own go through the transaction's object).
  */
-export function queueAdapterTransactions(
-  adapter: {
-    startTransaction(...args: never[]): Promise<unknown>;
-    queryRaw: Statement;
-    executeRaw: Statement;
-  },
-  handle: SqliteHandle,
-): void {
-  for (const name of ["queryRaw", "executeRaw"] as const) {
-    const send = adapter[name].bind(adapter);
-    adapter[name] = (query: never) => outsideTransactions(handle, () => send(query));
-  }
-  const start = adapter.startTransaction.bind(adapter) as (...args: unknown[]) => Promise<AdapterTransaction>;
-  adapter.startTransaction = async (...args: unknown[]) => {
-    if (insideTransaction(handle))
-      throw new Error(
-        "A Prisma transaction cannot start inside a hot transaction; run its statements on the hot transaction's client",
-      );
-    const release = await takeTurn(handle);
-    let transaction: AdapterTransaction;
-    try {
-      transaction = await start(...args);
-    } catch (error) {
-      release();
-      throw error;
-    }
-    // Prisma sends COMMIT or ROLLBACK itself, then tells the adapter; the connection is free after.
-    const { commit, rollback } = transaction;
-    transaction.commit = () => commit.call(transaction).finally(release);
-    transaction.rollback = () => rollback.call(transaction).finally(release);
-    return transaction;
-  };
+export function queueAdapterTransactions(adapter: object, handle: SqliteHandle): void {
+  hookAdapter(adapter, {
+    statement: (send) => outsideTransactions(handle, send),
+    async transaction() {
+      if (insideTransaction(handle))
+        throw new Error(
+          "A Prisma transaction cannot start inside a hot transaction; run its statements on the hot transaction's client",
+        );
+      // Held until Prisma has sent COMMIT or ROLLBACK: the connection is free after.
+      return takeTurn(handle);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 
 // What every connection to the embedded database runs with (ADRs 0029 and 0043).
 describe("the embedded database's connection settings", () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DbClient, DbTx } from "./db-types";
+import type { DbClient, DbTx } from "../db-types";
+import { gate } from "../testing/gate";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { newRowId } from "./row-id";
-import { gate } from "./testing/gate";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 // ADR 0047: the engine's transactions, on SQLite BEGIN … COMMIT on the connection itself, queued
 // with Prisma's own on one lock; on PostgreSQL (ADR 0049) on a connection of the adapter's pool,

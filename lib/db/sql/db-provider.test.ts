@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { createDb } from "./client";
 import { getDbProvider, getRawTableName } from "./db-provider";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 
 const databases: TestDatabase[] = [];
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { hotSqlOf, sql, sqlTable, sqlTime } from "./hot-sql";
 import { hotTransaction } from "./hot-transaction";
 import { newRowId } from "./row-id";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 import { isUniqueViolation } from "./unique-violation";
 
 let serial = 0;

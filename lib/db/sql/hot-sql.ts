@@ -1,17 +1,20 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
+import type { DbClient, DbTx } from "../db-types";
 import { outsideTransactions } from "./connection-turns";
-import { baseClientOf, clientRecords, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
-import type { DbClient, DbTx } from "./db-types";
+import { clientRecords, type DbProvider, getDbProvider, getRawTableName } from "./db-provider";
 import { openPostgresPool, postgresConnectionOf, postgresHandleOf, sendPostgres } from "./postgres-hot";
+import { baseClientOf, isClientItself as isClient } from "./prisma-internals";
 import { renderStatement as render, type SqlStatement } from "./sql-statement";
 
 // The engine's hot path (appending events, a safe point's writes, the transcript) spends most
 // of its time in Prisma's typed client, not in the database: about 260 µs a statement against
 // 10–20 µs for the same statement prepared once on better-sqlite3 (ADR 0045). Its statements are
-// written here once for both databases and run, on SQLite, straight on the connection Prisma
-// itself holds (so inside the caller's Prisma transaction, with its locks and its rollback), and
-// on PostgreSQL as raw SQL through Prisma, in the caller's transaction as well.
+// written here once for both databases and run straight on the driver Prisma's adapter opened:
+// on SQLite on its better-sqlite3 connection (so inside the caller's Prisma transaction, with its
+// locks and its rollback), on PostgreSQL on its pg pool, or on the connection of the caller's
+// hot transaction (ADR 0049, postgres-hot.ts). Only Prisma's own transactions on PostgreSQL, and
+// clients created without createDb, still send them through Prisma's raw path.
 
 // The statements themselves are built in sql-statement.ts; its builders are used through here.
 export {
@@ -72,9 +75,9 @@ export function prepared(connection: Database, text: string): Statement {
   return statement;
 }
 
-/** A client from createDb rather than one of its transactions, which have no `$connect`. */
+/** A client from createDb rather than one of its transactions. */
 function isClientItself(client: DbClient | DbTx): client is DbClient {
-  return typeof (client as { $connect?: unknown }).$connect === "function";
+  return isClient(client);
 }
 
 /** The SQLite connection under `client` (a client from createDb or one of its transactions), if any. */

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import type { DbClient } from "../db-types";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database";
 import { sqliteFileOf } from "./database-url";
-import type { DbClient } from "./db-types";
-import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
   type CheckpointReport,

@@ -12,6 +12,7 @@ import { recordDbProvider } from "./db-provider";
 import { recordSqliteHandle } from "./hot-sql";
 import { queueAdapterTransactions } from "./hot-transaction";
 import { type PostgresHandle, recordPostgresHandle } from "./postgres-hot";
+import { beforeDispose, postgresPoolOf, sqliteConnectionOf } from "./prisma-internals";
 import { watchSqliteCheckpoints } from "./wal-checkpointer";
 
 /**
@@ -49,19 +50,13 @@ function sqliteAdapterFactory(url: string, handle: { connection?: Database }): S
     async connect() {
       const adapter = await inner.connect();
       await adapter.executeScript(SQLITE_CONNECTION_PRAGMAS);
-      // The adapter keeps better-sqlite3's connection as `client`; the hot path's statements
-      // run on it directly (ADR 0045).
-      const connection = (adapter as unknown as { client: Database }).client;
+      // The hot path's statements run on better-sqlite3's connection directly (ADR 0045).
+      const connection = sqliteConnectionOf(adapter);
       handle.connection = connection;
       // Prisma's transactions and the engine's own take turns on the connection (ADR 0047).
       queueAdapterTransactions(adapter, handle);
       // Checkpoints run on a worker thread, off this connection's commits (ADR 0046).
-      const forget = watchSqliteCheckpoints({ file, connection });
-      const dispose = adapter.dispose.bind(adapter);
-      adapter.dispose = async () => {
-        await forget();
-        await dispose();
-      };
+      beforeDispose(adapter, watchSqliteCheckpoints({ file, connection }));
       return adapter;
     },
   };
@@ -85,12 +80,10 @@ function postgresAdapterFactory(
     async connect() {
       const adapter = await inner.connect();
       // The engine's hot statements and transactions run on the adapter's own pool (ADR 0049).
-      handle.pool = adapter.underlyingDriver();
-      const dispose = adapter.dispose.bind(adapter);
-      adapter.dispose = async () => {
+      handle.pool = postgresPoolOf(adapter);
+      beforeDispose(adapter, () => {
         handle.pool = undefined;
-        await dispose();
-      };
+      });
       return adapter;
     },
   };

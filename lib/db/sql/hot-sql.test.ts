@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "@/lib/toolnexus/types";
-import { recordAuditEntry } from "./audit";
+import { recordAuditEntry } from "../audit";
+import { appendEvents } from "../events";
+import { appendMissingMessages, getTranscriptTextByThread } from "../messages";
+import { createHeldRun } from "../testing/seed-people";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "../testing/test-database";
 import { getDbProvider } from "./db-provider";
-import { appendEvents } from "./events";
 import {
   hotSqlOf,
   inInsertBatches,
@@ -14,10 +17,7 @@ import {
   sqlTable,
   sqlTime,
 } from "./hot-sql";
-import { appendMissingMessages, getTranscriptTextByThread } from "./messages";
 import { newRowId } from "./row-id";
-import { createHeldRun } from "./testing/seed-people";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "./testing/test-database";
 
 // The engine's hot statements bypass Prisma's typed client (ADR 0045). What they write must read
 // back through that client exactly as if it had written it, they must join the caller's

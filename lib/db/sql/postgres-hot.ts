@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResult } from "pg";
-import { baseClientOf, clientRecords } from "./db-provider";
-import type { DbClient, DbTx } from "./db-types";
+import type { DbClient, DbTx } from "../db-types";
+import { clientRecords } from "./db-provider";
+import { baseClientOf, viewOf } from "./prisma-internals";
 
 // On PostgreSQL every statement through Prisma's raw path, and every interactive transaction,
 // costs far more in Prisma's client than on the server: a three-statement transaction took
@@ -156,7 +157,7 @@ async function connectWithin(pool: Pool, ms: number): Promise<PoolClient> {
 const PROBES = new Set(["then", "toJSON", "$connect", "asymmetricMatch", "nodeType", "$$typeof"]);
 
 function hotOnlyTransaction(db: DbClient): DbTx {
-  const target = { _originalClient: baseClientOf(db) };
+  const target = viewOf(baseClientOf(db));
   return new Proxy(target, {
     get(object, key) {
       if (typeof key === "symbol" || key in object || PROBES.has(key)) return Reflect.get(object, key);
