@@ -5,6 +5,7 @@ import { requirePageRole } from "@/lib/auth/guards";
 import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
 import { loadServersSection } from "./_servers/load-servers-section";
 import { ServersSection } from "./_servers/servers-section";
+import { BuiltinToolsSection } from "./builtin-tools-section";
 import { ToolPolicySection } from "./tool-policy-section";
 import "@/components/admin/admin.css";
 
@@ -30,6 +31,7 @@ export default async function AdminToolsPage() {
         allowPrivate={outboundPrivateAllowed()}
         {...(configFile ? { configFile } : {})}
       />
+      <BuiltinToolsSection db={db} />
       <ToolPolicySection db={db} adminId={admin.id} mcpTools={mcpTools} />
     </section>
   );
