@@ -23,7 +23,14 @@ export const DEMO_HELP = [
  * The tools the demo model has words for, and the built-ins an admin may switch on; any other
  * tool came from an MCP server.
  */
-const OWN_TOOLS = new Set(["deploy", "refund", "book_flight", "question", BALANCE_TOOL_NAME, ...APP_BUILTINS]);
+const OWN_TOOLS = new Set([
+  "deploy",
+  "refund",
+  "book_flight",
+  "question",
+  BALANCE_TOOL_NAME,
+  ...APP_BUILTINS,
+]);
 
 function firstLine(text: string): string {
   const line = text.split("\n")[0]?.trim() ?? "";
