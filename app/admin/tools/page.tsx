@@ -13,7 +13,7 @@ export const metadata = { title: "Tools · Admin · toolnexus" };
 
 /**
  * The agent's tools, as independent sections with their own data and actions: where tools come
- * from (MCP servers), then what each tool may do (approval policies).
+ * from (MCP servers, the built-ins an admin switches on), then what each tool may do (approval policies).
  */
 export default async function AdminToolsPage() {
   const admin = await requirePageRole("admin", "/admin/tools");
