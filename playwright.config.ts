@@ -41,6 +41,8 @@ const serverEnv: Record<string, string> = {
   TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE: "1",
   // Email goes to the project's mail catcher, which keeps it in this run's folder (/demo/mail).
   TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${MAIL_PORT}`,
+  // Where the built-in tools work once an admin switches them on; the journey creates it.
+  TOOLNEXUS_WORKSPACE: path.join(process.env.E2E_DATA_DIR, "workspace"),
   TOOLNEXUS_MAIL_CATCHER_FILE: path.join(process.env.E2E_DATA_DIR, "caught-mail.jsonl"),
   MAIL_CATCHER_PORT: String(MAIL_PORT),
 };

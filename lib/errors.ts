@@ -77,6 +77,10 @@ export const appErrorCatalog = {
     message: "Too many calls with this API token. Slow down and try again.",
   },
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
+  "invalid:workspace": {
+    status: 422,
+    message: "This tool works on the server's files: set TOOLNEXUS_WORKSPACE to a directory for it first.",
+  },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },
   "unavailable:database": {

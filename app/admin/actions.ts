@@ -2,6 +2,7 @@
 
 import { serveAction } from "@/app/_lib/serve-action";
 import { cancelRunAsAdmin } from "./_lib/cancel-run-as-admin";
+import { changeBuiltinTool } from "./_lib/change-builtin-tool";
 import { changeToolPolicy } from "./_lib/change-tool-policy";
 import { changeUserRole } from "./_lib/change-user-role";
 import { signOutUserEverywhere } from "./_lib/sign-out-user-everywhere";
@@ -17,3 +18,6 @@ export const signOutUserEverywhereAction = serveAction(signOutUserEverywhere);
 
 /** Sets the approval policy of one of the agent's tools; the next call of it, anywhere, follows it. */
 export const changeToolPolicyAction = serveAction(changeToolPolicy);
+
+/** Switches one of the library's built-ins on or off for every chat, from the next run on. */
+export const changeBuiltinToolAction = serveAction(changeBuiltinTool);

@@ -1,4 +1,5 @@
 import type { Tool } from "toolnexus";
+import { listEnabledBuiltins } from "@/lib/db/builtin-tools";
 import type { DbClient } from "@/lib/db/db-types";
 import { listToolPolicies } from "@/lib/db/tool-policies";
 import type { ToolPolicyRow } from "@/lib/domain/tool-policy";
@@ -19,7 +20,8 @@ export async function listAgentToolPolicies({
   /** The connected MCP servers' tools, as runs get them. */
   mcpTools: Tool[];
 }): Promise<ToolPolicyRow[]> {
-  const toolkit = await createAgentToolkit({ userId, runId: "tool-catalog", mcpTools });
+  const builtins = await listEnabledBuiltins({ db });
+  const toolkit = await createAgentToolkit({ userId, runId: "tool-catalog", mcpTools, builtins });
   try {
     return describeToolPolicies(toolkit.tools(), await listToolPolicies({ db }), DEMO_APPROVAL_PROFILES);
   } finally {

@@ -2,7 +2,9 @@ import { createQuestionTool, createToolkit, type Tool } from "toolnexus";
 import type { ApprovalProfiles } from "@/lib/agent/policy/approval-profile";
 import { createDbPolicyStore } from "@/lib/agent/policy/db-policy-store";
 import { type GatedToolkit, gateToolkit } from "@/lib/agent/policy/gate-toolkit";
+import { listEnabledBuiltins } from "@/lib/db/builtin-tools";
 import type { DbClient } from "@/lib/db/db-types";
+import { appBuiltinOptions, BUILTIN_APPROVAL_PROFILES, createAppBuiltins } from "./builtins/app-builtins";
 import { BOOK_FLIGHT_APPROVAL, createBookFlightTool } from "./tools/book-flight-tool";
 import { createDeployTool, DEPLOY_APPROVAL } from "./tools/deploy-tool";
 import { createGetBalanceTool, isBalanceProviderConfigured } from "./tools/get-balance-tool";
@@ -21,6 +23,7 @@ export const DEMO_APPROVAL_PROFILES: ApprovalProfiles = {
   deploy: DEPLOY_APPROVAL,
   refund: REFUND_APPROVAL,
   book_flight: BOOK_FLIGHT_APPROVAL,
+  ...BUILTIN_APPROVAL_PROFILES,
 };
 
 /** The app's own tools, before the approval gate; `/admin/tools` lists them from here too. */
@@ -43,9 +46,10 @@ export function createDemoTools(options: { clock: Clock; userId: string; balance
  * The tools one run may call, behind the approval gate. Built per run so a tool can be scoped
  * to its user and the gate to its chat; the built-in `question` tool is kept, with an expiry
  * added. MCP tools come from the process's shared pool (connections outlive the run), after
- * the app's own tools: a name already taken is skipped rather than breaking the run. With `db`
- * the admins' policies and the chat's allowances apply; without it (plain library tests) every
- * tool runs under its default. Closing the toolkit when the run parks or ends leaves the pool's
+ * the app's own tools and the built-ins an admin switched on: a name already taken is skipped
+ * rather than breaking the run. With `db` the admins' policies, switches and the chat's
+ * allowances apply; without it (plain library tests) every tool runs under its default and no
+ * built-in is on. Closing the toolkit when the run parks or ends leaves the pool's
  * connections open.
  */
 export async function createAgentToolkit(options: {
@@ -58,15 +62,20 @@ export async function createAgentToolkit(options: {
   balance?: boolean;
   /** Tools of the connected MCP servers. */
   mcpTools?: Tool[];
+  /** The built-ins switched on; read from `db` when not given. */
+  builtins?: ReadonlySet<string>;
 }): Promise<GatedToolkit> {
   const clock = options.clock ?? systemClock;
   const balance = options.balance ?? isBalanceProviderConfigured();
   const own = createDemoTools({ clock, userId: options.userId, balance });
-  const taken = new Set(own.map((tool) => tool.name));
+  const enabled =
+    options.builtins ?? (options.db ? await listEnabledBuiltins({ db: options.db }) : new Set());
+  const host = createAppBuiltins(enabled, enabled.size === 0 ? {} : appBuiltinOptions());
+  const taken = new Set([...own, ...host].map((tool) => tool.name));
   const remote = (options.mcpTools ?? []).filter((tool) => !taken.has(tool.name));
-  // No built-ins: the chat's questions come through its own tools, and the built-ins that act on
-  // the host (files, shell, fetch) are never a chat user's to call.
-  const toolkit = await createToolkit({ builtins: false, extraTools: [...own, ...remote] });
+  // The library's built-ins are off (the chat asks its questions through its own tool); those
+  // that act on the host (shell, files, fetching) run only when an admin switched them on.
+  const toolkit = await createToolkit({ builtins: false, extraTools: [...own, ...host, ...remote] });
   return gateToolkit(toolkit, {
     ...(options.db ? { store: createDbPolicyStore({ db: options.db }) } : {}),
     ...(options.threadId ? { thread: { threadId: options.threadId, ownerId: options.userId } } : {}),

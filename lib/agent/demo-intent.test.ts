@@ -59,4 +59,17 @@ describe("parseDemoIntent", () => {
     expect(parseDemoIntent("help")).toEqual({ kind: "help" });
     expect(parseDemoIntent("tell me a joke")).toEqual({ kind: "help" });
   });
+
+  it("reads a command in backticks as a call of the bash built-in", () => {
+    expect(parseDemoIntent("run `ls -la` in the shell")).toEqual({
+      kind: "call",
+      tool: "bash",
+      args: { command: "ls -la" },
+      preface: "Running `ls -la` in the shell.",
+    });
+    expect(parseDemoIntent("Please run `date`.")).toMatchObject({ tool: "bash", args: { command: "date" } });
+    expect(parseDemoIntent("run `` in the shell")).toEqual({ kind: "help" });
+    // A tool by name is still the MCP call it was.
+    expect(parseDemoIntent("run tickets_list_tickets")).toMatchObject({ tool: "tickets_list_tickets" });
+  });
 });

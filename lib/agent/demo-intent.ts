@@ -20,6 +20,7 @@ const DEFAULT_SERVICE = "web";
 export function parseDemoIntent(text: string): DemoIntent {
   const message = text.trim();
   return (
+    parseShell(message) ??
     parseMcpIntent(message) ??
     parseDeploy(message) ??
     parseRefund(message) ??
@@ -27,6 +28,13 @@ export function parseDemoIntent(text: string): DemoIntent {
     parseQuestion(message) ??
     parseBalance(message) ?? { kind: "help" }
   );
+}
+
+/** "run `date` in the shell": the `bash` built-in, when an admin has switched it on. */
+function parseShell(message: string): DemoIntent | undefined {
+  const command = /^(?:please\s+)?run\s+`([^`]+)`(?:\s+in\s+the\s+shell)?\s*\.?$/i.exec(message)?.[1]?.trim();
+  if (!command) return undefined;
+  return { kind: "call", tool: "bash", args: { command }, preface: `Running \`${command}\` in the shell.` };
 }
 
 function parseDeploy(message: string): DemoIntent | undefined {

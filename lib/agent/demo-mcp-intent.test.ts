@@ -60,4 +60,11 @@ describe("demoHelp", () => {
     expect(help).toContain("• everything_echo — Echoes back the input");
     expect(help).not.toContain("• deploy —");
   });
+
+  it("names the shell sentence when bash is switched on, and never lists a built-in as an MCP tool", () => {
+    const help = demoHelp([spec("deploy"), spec("bash", "Run a shell command"), spec("webfetch", "Fetch")]);
+    expect(help).toContain("“run `date` in the shell”");
+    expect(help).not.toContain("MCP servers");
+    expect(help).not.toContain("• webfetch");
+  });
 });

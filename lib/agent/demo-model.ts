@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { InProcessPart, Message, ModelInput, ToolSpec } from "toolnexus";
+import { APP_BUILTINS } from "./builtins/app-builtins";
 import { type DemoIntent, parseDemoIntent } from "./demo-intent";
 import { BANK_TRANSACTIONS_TOOL, TICKET_TOOLS } from "./demo-mcp-intent";
 import { composeReply, latestToolResults } from "./demo-reply";
@@ -18,8 +19,18 @@ export const DEMO_HELP = [
   "• “what's my balance”",
 ].join("\n");
 
-/** The tools the demo model has words for; any other tool came from an MCP server. */
-const OWN_TOOLS = new Set(["deploy", "refund", "book_flight", "question", BALANCE_TOOL_NAME]);
+/**
+ * The tools the demo model has words for, and the built-ins an admin may switch on; any other
+ * tool came from an MCP server.
+ */
+const OWN_TOOLS = new Set([
+  "deploy",
+  "refund",
+  "book_flight",
+  "question",
+  BALANCE_TOOL_NAME,
+  ...APP_BUILTINS,
+]);
 
 function firstLine(text: string): string {
   const line = text.split("\n")[0]?.trim() ?? "";
@@ -30,8 +41,9 @@ function firstLine(text: string): string {
 export function demoHelp(tools: ToolSpec[]): string {
   const names = new Set(tools.map((tool) => tool.name));
   const mcp = tools.filter((tool) => !OWN_TOOLS.has(tool.name));
-  if (mcp.length === 0) return DEMO_HELP;
   const lines = [DEMO_HELP];
+  if (names.has("bash")) lines.push("• “run `date` in the shell” (the server's shell: a reviewer approves)");
+  if (mcp.length === 0) return lines.join("\n");
   if (names.has(TICKET_TOOLS.list)) lines.push("• “list my tickets”");
   if (names.has(TICKET_TOOLS.delete)) lines.push("• “delete ticket 7” (destructive: needs a reviewer)");
   if (names.has(TICKET_TOOLS.open))

@@ -26,6 +26,8 @@ export type AuditAction =
   | "mcp_server.enabled"
   | "mcp_server.removed"
   | "tool.policy_changed"
+  | "tool.builtin_enabled"
+  | "tool.builtin_disabled"
   | "thread.tool_allowed"
   | "thread.tool_allowance_revoked"
   | "webhook.added"

@@ -5,6 +5,7 @@ import { requirePageRole } from "@/lib/auth/guards";
 import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
 import { loadServersSection } from "./_servers/load-servers-section";
 import { ServersSection } from "./_servers/servers-section";
+import { BuiltinToolsSection } from "./builtin-tools-section";
 import { ToolPolicySection } from "./tool-policy-section";
 import "@/components/admin/admin.css";
 
@@ -12,7 +13,7 @@ export const metadata = { title: "Tools · Admin · toolnexus" };
 
 /**
  * The agent's tools, as independent sections with their own data and actions: where tools come
- * from (MCP servers), then what each tool may do (approval policies).
+ * from (MCP servers, the built-ins an admin switches on), then what each tool may do (approval policies).
  */
 export default async function AdminToolsPage() {
   const admin = await requirePageRole("admin", "/admin/tools");
@@ -30,6 +31,7 @@ export default async function AdminToolsPage() {
         allowPrivate={outboundPrivateAllowed()}
         {...(configFile ? { configFile } : {})}
       />
+      <BuiltinToolsSection db={db} />
       <ToolPolicySection db={db} adminId={admin.id} mcpTools={mcpTools} />
     </section>
   );
