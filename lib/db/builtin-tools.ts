@@ -1,8 +1,8 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
-import { engineTransaction } from "./transaction-options";
-import { isUniqueViolation } from "./unique-violation";
+import { engineTransaction } from "./sql/transaction-options";
+import { isUniqueViolation } from "./sql/unique-violation";
 
 /** The names of the built-in tools an admin has switched on. */
 export async function listEnabledBuiltins({ db }: { db: DbClient }): Promise<Set<string>> {

@@ -7,7 +7,7 @@ import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { listAgentToolPolicies } from "@/lib/agent/agent-tool-catalog";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import type { SessionUser } from "@/lib/auth/session-user";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import { changeBuiltinTool } from "./change-builtin-tool";
 import { changeToolPolicy } from "./change-tool-policy";
 
