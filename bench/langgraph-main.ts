@@ -9,7 +9,7 @@ import { startBenchEngine } from "./bench-engine";
 import { seedBenchPeople } from "./bench-people";
 import type { ResultRow } from "./bench-section";
 import { childIo } from "./db-child";
-import { createPeerGraph, type PeerMarks } from "./langgraph-peer";
+import { createPeerGraph, type PeerDurability, type PeerMarks } from "./langgraph-peer";
 import { type CycleTimings, runParkResumeCycle } from "./park-resume-cycle";
 import { runPeerCycle } from "./peer-cycle";
 import { summarize } from "./stats";
@@ -29,10 +29,11 @@ export interface PeerFigures {
   cyclesPerSecond: number;
 }
 
+export type PeerName = "toolnexus" | "langgraph-async" | "langgraph-sync";
+
 export interface PeerResult {
   rows: ResultRow[];
-  toolnexus: PeerFigures;
-  langgraph: PeerFigures;
+  figures: Record<PeerName, PeerFigures>;
 }
 
 const { provider, iterations, warmup, concurrentCycles, concurrency } = childIo.params<PeerParams>();
@@ -55,6 +56,8 @@ const people = await seedBenchPeople({ db: database.db, threads: total });
 const bench = await startBenchEngine(database);
 let nextThread = 0;
 let nextPeerThread = 0;
+const peerCycle = (durability: PeerDurability) =>
+  runPeerCycle({ createGraph, marks, durability, threadId: `peer-${process.pid}-${nextPeerThread++}` });
 const contenders = {
   toolnexus: () =>
     runParkResumeCycle({
@@ -64,27 +67,33 @@ const contenders = {
       owner: people.owner,
       reviewer: people.reviewer,
     }),
-  langgraph: () => runPeerCycle({ createGraph, marks, threadId: `peer-${process.pid}-${nextPeerThread++}` }),
-};
-type Name = keyof typeof contenders;
-const names: Name[] = ["toolnexus", "langgraph"];
+  // The same graph and savers in both modes; only when LangGraph writes its checkpoints differs.
+  "langgraph-async": () => peerCycle("async"),
+  "langgraph-sync": () => peerCycle("sync"),
+} satisfies Record<PeerName, () => Promise<CycleTimings>>;
+const names = Object.keys(contenders) as PeerName[];
 
 childIo.progress(`${provider}: ${warmup} warm-up and ${iterations} alternating cycles`);
-const sequential: Record<Name, CycleTimings[]> = { toolnexus: [], langgraph: [] };
+const sequential: Record<PeerName, CycleTimings[]> = {
+  toolnexus: [],
+  "langgraph-async": [],
+  "langgraph-sync": [],
+};
 for (let i = 0; i < warmup + iterations; i++) {
-  // Cycle by cycle, who goes first alternates, so drift lands on both alike.
-  for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+  // Cycle by cycle, who goes first rotates, so drift lands on every contender alike.
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(i + k) % names.length]!;
     const timings = await contenders[name]();
     if (i >= warmup) sequential[name].push(timings);
   }
 }
 
 childIo.progress(`${provider}: ${concurrentCycles} cycles each, ${concurrency} at a time`);
-const concurrent: Record<Name, { seconds: number; cycles: number }> = {
-  toolnexus: { seconds: 0, cycles: 0 },
-  langgraph: { seconds: 0, cycles: 0 },
-};
-// Two halves in the order A B B A, so neither gets the quieter end of the run.
+const concurrent = Object.fromEntries(names.map((name) => [name, { seconds: 0, cycles: 0 }])) as Record<
+  PeerName,
+  { seconds: number; cycles: number }
+>;
+// Two halves in the order A B C C B A, so none gets the quieter end of the run.
 for (const name of [...names, ...[...names].reverse()]) {
   let remaining = Math.ceil(concurrentCycles / 2);
   const cycles = remaining;
@@ -105,7 +114,7 @@ await Promise.all(savers.map((saver) => (saver instanceof PostgresSaver ? saver.
 await database.drop();
 
 const rows: ResultRow[] = [];
-const figures = {} as Record<Name, PeerFigures>;
+const figures = {} as Record<PeerName, PeerFigures>;
 for (const name of names) {
   const series = {
     "start → parked (request stored, viewer told)": sequential[name].map(
@@ -133,4 +142,4 @@ for (const name of names) {
     cyclesPerSecond: rate,
   };
 }
-await childIo.finish({ rows, ...figures } satisfies PeerResult);
+await childIo.finish({ rows, figures } satisfies PeerResult);

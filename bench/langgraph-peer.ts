@@ -9,6 +9,13 @@ export interface PeerMarks {
   retriedAt?: number;
 }
 
+/**
+ * When LangGraph writes a step's checkpoint: "async" (its default) while the next step already
+ * runs, "sync" before the next step starts. "sync" is the like-for-like peer of the engine, which
+ * commits an answer before the tool runs again.
+ */
+export type PeerDurability = "async" | "sync";
+
 const State = Annotation.Root({
   messages: Annotation<Message[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
 });

@@ -1,4 +1,4 @@
-import { Command, type PeerGraph, type PeerMarks } from "./langgraph-peer";
+import { Command, type PeerDurability, type PeerGraph, type PeerMarks } from "./langgraph-peer";
 import type { CycleTimings } from "./park-resume-cycle";
 
 /**
@@ -11,13 +11,15 @@ export async function runPeerCycle({
   createGraph,
   marks,
   threadId,
+  durability,
 }: {
   /** A new graph instance on the first (0) or second (1) connection. */
   createGraph: (connection: 0 | 1) => PeerGraph;
   marks: Map<string, PeerMarks>;
   threadId: string;
+  durability: PeerDurability;
 }): Promise<CycleTimings> {
-  const config = { configurable: { thread_id: threadId } };
+  const config = { configurable: { thread_id: threadId }, durability };
   const startedAt = performance.now();
   const parked = await createGraph(0).invoke(
     { messages: [{ role: "user", content: "deploy please" }] },
