@@ -40,6 +40,11 @@ async function lastEventSeq(db: DbClient, threadId: string): Promise<number> {
   return thread.lastEventSeq;
 }
 
+// A child appender is a Node process loading TypeScript and both Prisma clients: about two
+// seconds of CPU before its first statement, several times that on a loaded 2-core machine
+// (a CI runner), where a test that starts them needs more than the suite's 30 s.
+const CHILD_PROCESS_TEST_MS = 90_000;
+
 const root = path.resolve(import.meta.dirname, "../..");
 
 function startAppender(url: string, threadId: string, batches: string[][]) {
@@ -80,62 +85,80 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the event log on %s", (prov
     await database?.drop();
   });
 
-  it("gives concurrent appends to one thread from three processes consecutive seqs, each batch in one block", async () => {
-    const { threadId } = await seedPeople(database.db);
-    // Ten appends of one to three events each per process.
-    const batchesOf = (child: number) =>
-      Array.from({ length: 10 }, (_, i) =>
-        Array.from({ length: (i % 3) + 1 }, (_, j) => `${child}.${i}.${j}`),
-      );
-    const children = [0, 1, 2].map((child) => startAppender(database.url, threadId, batchesOf(child)));
-    await Promise.all(children.map((child) => nextLine(child.lines)));
-    for (const child of children) child.child.stdin.write("go\n");
-    const results = await Promise.all(children.map(async (child) => parseSeqs(await nextLine(child.lines))));
+  it(
+    "gives concurrent appends to one thread from three processes consecutive seqs, each batch in one block",
+    async () => {
+      const { threadId } = await seedPeople(database.db);
+      // Ten appends of one to three events each per process.
+      const batchesOf = (appender: number) =>
+        Array.from({ length: 10 }, (_, i) =>
+          Array.from({ length: (i % 3) + 1 }, (_, j) => `${appender}.${i}.${j}`),
+        );
+      // Two child processes, and this one as the third: starting a process is most of this
+      // test's cost, and this process appends through a client of its own just as they do.
+      const children = [0, 1].map((child) => startAppender(database.url, threadId, batchesOf(child)));
+      await Promise.all(children.map((child) => nextLine(child.lines)));
+      for (const child of children) child.child.stdin.write("go\n");
+      const [fromChildren, own] = await Promise.all([
+        Promise.all(children.map(async (child) => parseSeqs(await nextLine(child.lines)))),
+        Promise.all(
+          batchesOf(2).map(async (deltas) =>
+            (await append(database.db, threadId, deltas)).map((event) => event.seq),
+          ),
+        ),
+      ]);
+      const results = [...fromChildren, own];
 
-    for (const batches of results) {
-      for (const seqs of batches) expect(seqs).toEqual(seqs.map((_, j) => seqs[0]! + j));
-    }
-    const total = [0, 1, 2].flatMap(batchesOf).flat().length;
-    const all = results.flat(2).sort((a, b) => a - b);
-    expect(all).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-    const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
-    expect(stored.map((event) => event.seq)).toEqual(all);
-    // Each batch's events are the ones it appended, in its order.
-    const byDelta = new Map(stored.map((event) => [event.type === "text" ? event.delta : "", event.seq]));
-    for (const [child, batches] of results.entries()) {
-      for (const [i, seqs] of batches.entries()) {
-        expect(seqs).toEqual(batchesOf(child)[i]!.map((delta) => byDelta.get(delta)));
+      for (const batches of results) {
+        for (const seqs of batches) expect(seqs).toEqual(seqs.map((_, j) => seqs[0]! + j));
       }
-    }
-    expect(await lastEventSeq(database.db, threadId)).toBe(total);
-  });
+      const total = [0, 1, 2].flatMap(batchesOf).flat().length;
+      const all = results.flat(2).sort((a, b) => a - b);
+      expect(all).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      const stored = await listEventsAfterSeq({ db: database.db, threadId, afterSeq: 0 });
+      expect(stored.map((event) => event.seq)).toEqual(all);
+      // Each batch's events are the ones it appended, in its order.
+      const byDelta = new Map(stored.map((event) => [event.type === "text" ? event.delta : "", event.seq]));
+      for (const [appender, batches] of results.entries()) {
+        for (const [i, seqs] of batches.entries()) {
+          expect(seqs).toEqual(batchesOf(appender)[i]!.map((delta) => byDelta.get(delta)));
+        }
+      }
+      expect(await lastEventSeq(database.db, threadId)).toBe(total);
+    },
+    CHILD_PROCESS_TEST_MS,
+  );
 
-  it("holds an appender in another process until the earlier one commits, so seqs follow commit order", async () => {
-    const { threadId } = await seedPeople(database.db);
-    const appender = startAppender(database.url, threadId, [["second"]]);
-    await nextLine(appender.lines);
-    let committed = false;
-    let answered: Promise<{ line: string; afterCommit: boolean }> | undefined;
-    const first = await database.db.$transaction(async (tx) => {
-      const events = await appendEvents({
-        tx,
-        threadId,
-        runId: null,
-        bodies: [{ type: "text", delta: "first" }],
-      });
-      appender.child.stdin.write("go\n");
-      answered = nextLine(appender.lines).then((line) => ({ line, afterCommit: committed }));
-      // Long enough for the other process to reach the thread row; it must wait there however long.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      committed = true;
-      return events;
-    }, engineTransaction);
-    const second = await answered!;
+  it(
+    "holds an appender in another process until the earlier one commits, so seqs follow commit order",
+    async () => {
+      const { threadId } = await seedPeople(database.db);
+      const appender = startAppender(database.url, threadId, [["second"]]);
+      await nextLine(appender.lines);
+      let committed = false;
+      let answered: Promise<{ line: string; afterCommit: boolean }> | undefined;
+      const first = await database.db.$transaction(async (tx) => {
+        const events = await appendEvents({
+          tx,
+          threadId,
+          runId: null,
+          bodies: [{ type: "text", delta: "first" }],
+        });
+        appender.child.stdin.write("go\n");
+        answered = nextLine(appender.lines).then((line) => ({ line, afterCommit: committed }));
+        // Long enough for the other process to reach the thread row; it must wait there however long.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        committed = true;
+        return events;
+      }, engineTransaction);
+      const second = await answered!;
 
-    expect(second.afterCommit).toBe(true);
-    expect(first.map((event) => event.seq)).toEqual([1]);
-    expect(parseSeqs(second.line)).toEqual([[2]]);
-  });
+      expect(second.afterCommit).toBe(true);
+      expect(first.map((event) => event.seq)).toEqual([1]);
+      expect(parseSeqs(second.line)).toEqual([[2]]);
+    },
+    CHILD_PROCESS_TEST_MS,
+  );
 
   it("gives the seqs of a rolled-back append back, leaving no hole", async () => {
     const { threadId } = await seedPeople(database.db);

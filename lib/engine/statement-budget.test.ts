@@ -35,7 +35,12 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       const threadId = await suite.freshThread();
       const logged = createLoggedDb({ url: suite.database.url, provider });
       clients.push(logged.db);
-      const engine = makeTestEngine({ db: logged.db, log: memoryLog() });
+      // Events gathered between saves are written on their own once `textFlushMs` has passed
+      // (so a chat sees a long answer grow); a save takes whatever is still gathered. How far
+      // apart the saves are is up to the machine, so a short flush would add a commit of its
+      // own now and then. Here the events always wait for the save: what is counted is the
+      // saves themselves.
+      const engine = makeTestEngine({ db: logged.db, log: memoryLog(), textFlushMs: 60_000 });
       const { runId } = await engine.startRun({ threadId, userId: suite.people.owner.id, message: "ask me" });
       await engine.idle();
       const park = sqlOf(logged.queries.splice(0));

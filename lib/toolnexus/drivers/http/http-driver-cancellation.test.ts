@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { drain } from "../../testing/drain";
 import { failure } from "../../testing/failure";
 import { quickRetryDriver } from "../../testing/quick-retry-driver";
@@ -34,11 +34,17 @@ describe.each(["openai", "anthropic"] as const)("HTTP driver errors, %s style", 
   });
 
   it("times out an in-flight call, closes its connection and does not retry", async () => {
-    const disconnected = holdUntilDisconnect();
-    const error = await failure(driver(style, { timeoutMs: 150, retries: 2 }).generate(input));
-    expect(error.code).toBe("timeout");
-    await disconnected.closed;
-    expect(stub.server.requests).toHaveLength(1);
+    await onHandClock(async () => {
+      const disconnected = holdUntilDisconnect();
+      const call = failure(driver(style, { timeoutMs: 150, retries: 2 }).generate(input));
+      // The call is in flight, at the server, before its time runs out.
+      await disconnected.arrived;
+      await vi.advanceTimersByTimeAsync(150);
+      const error = await call;
+      expect(error.code).toBe("timeout");
+      await disconnected.closed;
+      expect(stub.server.requests).toHaveLength(1);
+    });
   });
 
   it("times out a reply whose body stalls after its headers, with the platform's fetch", async () => {
@@ -65,12 +71,25 @@ describe.each(["openai", "anthropic"] as const)("HTTP driver errors, %s style", 
   });
 
   it("times out a stream that stalls between chunks", async () => {
-    stub.reply = () => ({ sseRaw: firstDelta(style), keepOpen: true });
-    const parts: unknown[] = [];
-    const error = await failure(drain(driver(style, { timeoutMs: 150 }).stream(input), (p) => parts.push(p)));
-    expect(error.code).toBe("timeout");
-    expect(parts).toEqual([{ type: "text", delta: "Hi" }]);
-    expect(stub.server.requests).toHaveLength(1);
+    await onHandClock(async () => {
+      stub.reply = () => ({ sseRaw: firstDelta(style), keepOpen: true });
+      const parts: unknown[] = [];
+      let delivered!: () => void;
+      const first = new Promise<void>((resolve) => {
+        delivered = resolve;
+      });
+      const stream = drain(driver(style, { timeoutMs: 150 }).stream(input), (part) => {
+        parts.push(part);
+        delivered();
+      });
+      const error = failure(stream);
+      // A chunk arrived; from here on nothing does, and the stream's time runs out.
+      await first;
+      await vi.advanceTimersByTimeAsync(150);
+      expect((await error).code).toBe("timeout");
+      expect(parts).toEqual([{ type: "text", delta: "Hi" }]);
+      expect(stub.server.requests).toHaveLength(1);
+    });
   });
 });
 
@@ -80,6 +99,20 @@ function firstDelta(style: WireStyle): string {
     : 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3}}}\n\n' +
         'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
         'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n';
+}
+
+/**
+ * Runs `test` with the timers on a clock that moves only when told, so a timeout counts from the
+ * moment the test has seen what must come before it, however slowly the machine got there.
+ * Sockets keep their own timers.
+ */
+async function onHandClock(test: () => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    await test();
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 /** Makes the server hold the next request open until the client goes away. */
