@@ -9,7 +9,7 @@ import type { Audience } from "@/lib/domain/events";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError } from "@/lib/errors";
 import type { Request as InboxRequest } from "@/lib/toolnexus/types";
-import { progressEveryMs } from "./mcp-limits";
+import { REREAD_EVERY_MS } from "./mcp-limits";
 import type { InstanceWaits, WaitingCall } from "./waiting-calls";
 
 // One tool call's life: make the inbox request (or find the one an earlier try of the same call
@@ -57,15 +57,6 @@ function idempotencyKeyOf(ask: Ask, tokenId: string): string {
   return `mcp:${tokenId}:${ask.tool}:${sha256(named + again)}`;
 }
 
-async function sendProgress(extra: ToolExtra, step: number, requestId: string): Promise<void> {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) return;
-  await extra.sendNotification({
-    method: "notifications/progress",
-    params: { progressToken, progress: step, message: `Waiting for an answer in the inbox (${requestId}).` },
-  });
-}
-
 /**
  * Takes one of the token's waiting places, makes the request, then waits for its answer. Not one
  * async function: while a call waits it holds only the request's id, not the request, its schema
@@ -79,7 +70,9 @@ export function askAndWait(context: McpCallContext, ask: Ask, extra: ToolExtra):
 
 function askHolding(context: McpCallContext, ask: Ask, extra: ToolExtra, call: WaitingCall) {
   return makeRequest(context, ask)
-    .then((made) => (made.status === "open" ? waitForAnswer(context, made.id, extra, call) : made))
+    .then((made) =>
+      made.status === "open" ? waitForAnswer(context, made.id, made.request.expiresAt, extra, call) : made,
+    )
     .finally(() => context.waits.end(call));
 }
 
@@ -108,6 +101,7 @@ async function makeRequest(context: McpCallContext, ask: Ask): Promise<StoredReq
 async function waitForAnswer(
   context: McpCallContext,
   requestId: string,
+  expiresAt: string | undefined,
   extra: ToolExtra,
   call: WaitingCall,
 ): Promise<StoredRequest> {
@@ -119,12 +113,15 @@ async function waitForAnswer(
   const ends = [context.httpSignal, extra.signal];
   for (const signal of ends) signal.addEventListener("abort", call);
   if (ends.some((signal) => signal.aborted)) call.handleEvent();
+  // Progress goes out from the instance's one ticker; this loop only waits on the bus, and
+  // re-reads the request now and then (and as it expires) in case a notice was missed.
+  call.waitingOn = { extra, requestId };
+  await call.sendProgress();
   try {
-    for (let step = 1; !call.stop.signal.aborted; step += 1) {
-      await sendProgress(extra, step, requestId);
+    while (!call.stop.signal.aborted) {
       const current = await engine.waitForRequest({
         ...ids,
-        timeoutMs: progressEveryMs(),
+        timeoutMs: rereadInMs(expiresAt),
         signal: call.stop.signal,
       });
       if (current.status !== "open") return current;
@@ -132,8 +129,15 @@ async function waitForAnswer(
     if (call.cancelled) return await cancelledRequest(engine, ids);
     throw new Error("The call ended before the request was answered; call again to go on waiting.");
   } finally {
+    call.waitingOn = undefined;
     for (const signal of ends) signal.removeEventListener("abort", call);
   }
+}
+
+/** Until the request expires (then reading it expires it), at most `REREAD_EVERY_MS`. */
+function rereadInMs(expiresAt: string | undefined): number {
+  const untilExpiry = expiresAt ? Date.parse(expiresAt) - Date.now() + 100 : REREAD_EVERY_MS;
+  return Math.max(100, Math.min(REREAD_EVERY_MS, untilExpiry));
 }
 
 /** The client cancelled: the request is withdrawn, unless an answer came first (then that stands). */

@@ -32,3 +32,9 @@ export const MAX_EXPIRY_SECONDS = 7 * 24 * 60 * 60;
  * (every third of this): an instance that died stops holding its calls' places within a minute.
  */
 export const WAITING_LEASE_MS = 60_000;
+
+/**
+ * How often a waiting call re-reads its request although no notice said it changed: the bus
+ * wakes it on an answer from any instance, so this only bounds how late a lost notice is noticed.
+ */
+export const REREAD_EVERY_MS = 60_000;

@@ -6,7 +6,8 @@ import type { EventBus } from "@/lib/engine/event-bus";
 import { AppError } from "@/lib/errors";
 import { drainingSignal } from "@/lib/http/server-draining.mjs";
 import { logger } from "@/lib/log/logger";
-import { maxWaitingPerToken, WAITING_LEASE_MS } from "./mcp-limits";
+import type { ToolExtra } from "./ask-and-wait";
+import { maxWaitingPerToken, progressEveryMs, WAITING_LEASE_MS } from "./mcp-limits";
 
 // The MCP calls waiting on one instance (ADR 0072). Each is also a row in the database, so a
 // token's limit counts its calls on every instance; here they are kept by token and JSON-RPC id,
@@ -22,6 +23,9 @@ export class WaitingCall implements EventListenerObject {
   /** Aborts when the wait is to end: the client left or cancelled, or the server drains. */
   readonly stop = new AbortController();
   cancelled = false;
+  /** Set once the call waits on its request: what its instance's progress ticker reports on. */
+  waitingOn: { extra: ToolExtra; requestId: string } | undefined;
+  private step = 0;
 
   constructor(
     readonly tokenId: string,
@@ -36,6 +40,21 @@ export class WaitingCall implements EventListenerObject {
   cancel(): void {
     this.cancelled = true;
     this.stop.abort();
+  }
+
+  /** Tells the client it still waits, when it asked for progress; a closed stream is no error. */
+  async sendProgress(): Promise<void> {
+    const waitingOn = this.waitingOn;
+    const progressToken = waitingOn?.extra._meta?.progressToken;
+    if (!waitingOn || progressToken === undefined || this.stop.signal.aborted) return;
+    this.step += 1;
+    const message = `Waiting for an answer in the inbox (${waitingOn.requestId}).`;
+    await waitingOn.extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken, progress: this.step, message },
+      })
+      .catch(() => {});
   }
 }
 
@@ -57,6 +76,8 @@ export class InstanceWaits {
   readonly instanceId = randomUUID();
   private readonly byToken = new Map<string, Set<WaitingCall>>();
   private renewal: ReturnType<typeof setInterval> | undefined;
+  /** One timer tells every waiting call's client that it still waits, instead of one per call. */
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly db: DbClient,
@@ -99,6 +120,7 @@ export class InstanceWaits {
     endAllOnDrain();
     if (drainingSignal().aborted) call.handleEvent();
     this.renewal ??= setInterval(() => void this.renew(), WAITING_LEASE_MS / 3).unref();
+    this.ticker ??= setInterval(() => this.tick(), progressEveryMs()).unref();
     return call;
   }
 
@@ -107,9 +129,11 @@ export class InstanceWaits {
     const calls = this.byToken.get(call.tokenId);
     calls?.delete(call);
     if (calls?.size === 0) this.byToken.delete(call.tokenId);
-    if (this.byToken.size === 0 && this.renewal) {
+    if (this.byToken.size === 0) {
       clearInterval(this.renewal);
+      clearInterval(this.ticker);
       this.renewal = undefined;
+      this.ticker = undefined;
     }
     await releaseMcpWaitingSlot({ db: this.db, id: call.id });
   }
@@ -123,6 +147,10 @@ export class InstanceWaits {
     const only = matching.length === 1 ? matching[0] : undefined;
     only?.cancel();
     return only !== undefined;
+  }
+
+  private tick(): void {
+    for (const calls of this.byToken.values()) for (const call of calls) void call.sendProgress();
   }
 
   private async renew(): Promise<void> {
