@@ -12,7 +12,9 @@ export interface ClientsStart {
   tag: string;
 }
 
-export type ClientsMessage = { type: "ready" } | { type: "done"; results: number; failures: string[] };
+export type ClientsMessage =
+  | { type: "ready" }
+  | { type: "done"; tag: string; results: number; failures: string[] };
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
@@ -23,6 +25,8 @@ function call(start: ClientsStart, id: number): Promise<string | null> {
     method: "tools/call",
     params: {
       name: "permission_prompt",
+      // As Claude Code's client does: the server then tells it every 10 s that the call still waits.
+      _meta: { progressToken: id },
       arguments: { tool_name: "Bash", input: { command: `echo ${id}` }, tool_use_id: `${start.tag}-${id}` },
     },
   });
@@ -62,6 +66,7 @@ process.on("message", async (start: ClientsStart) => {
   const failures = outcomes.filter((outcome): outcome is string => outcome !== null);
   const done: ClientsMessage = {
     type: "done",
+    tag: start.tag,
     results: outcomes.length - failures.length,
     failures: failures.slice(0, 3),
   };

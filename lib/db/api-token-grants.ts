@@ -144,3 +144,35 @@ export async function deleteApiTokenToolGrant({
     return true;
   }, engineTransaction);
 }
+
+/**
+ * The latest revocation of the token's grant for `toolName` made after `since`, if any: an
+ * approval that ticked "always allow" before it no longer stands for the grant (ADR 0072).
+ */
+export async function findToolGrantRevokedSince({
+  db,
+  tokenId,
+  toolName,
+  since,
+}: {
+  db: DbClient;
+  tokenId: string;
+  toolName: string;
+  since: Date;
+}): Promise<{ id: string } | undefined> {
+  // The tool is in the entry's detail; JSON filters differ between the databases, so the token's
+  // few revocations since then are read and matched here.
+  const revocations = await db.auditLog.findMany({
+    where: {
+      action: "api_token.tool_allowance_revoked",
+      targetType: "api_token",
+      targetId: tokenId,
+      createdAt: { gt: since },
+    },
+    select: { id: true, detail: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 100,
+  });
+  const match = revocations.find((entry) => (entry.detail as { tool?: unknown } | null)?.tool === toolName);
+  return match ? { id: match.id } : undefined;
+}

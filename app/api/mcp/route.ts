@@ -9,6 +9,10 @@ async function handle(request: Request): Promise<Response> {
 
 export const dynamic = "force-dynamic";
 
+// Every method reaches serveMcp, so the ones it does not take get its JSON-RPC 405 with an Allow
+// header rather than Next's empty one.
 export const POST = handle;
 export const GET = handle;
 export const DELETE = handle;
+export const PUT = handle;
+export const PATCH = handle;

@@ -8,10 +8,9 @@ import type { StoredRequest } from "@/lib/db/requests";
 import type { Audience } from "@/lib/domain/events";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError } from "@/lib/errors";
-import { drainingSignal } from "@/lib/http/server-draining.mjs";
 import type { Request as InboxRequest } from "@/lib/toolnexus/types";
-import { maxWaitingPerToken, progressEveryMs } from "./mcp-limits";
-import { addWaitingCall, waitingCount } from "./waiting-calls";
+import { REREAD_EVERY_MS } from "./mcp-limits";
+import type { InstanceWaits, WaitingCall } from "./waiting-calls";
 
 // One tool call's life: make the inbox request (or find the one an earlier try of the same call
 // made), wait for it to leave "open" while telling the client so, and cancel it if the client
@@ -24,6 +23,8 @@ export interface McpCallContext {
   caller: TokenCaller;
   /** The HTTP request the call came in; it ends when the client drops the connection. */
   httpSignal: AbortSignal;
+  /** The calls waiting on this instance, and their places in the token's limit. */
+  waits: InstanceWaits;
 }
 
 export interface Ask {
@@ -36,6 +37,8 @@ export interface Ask {
   sameness: unknown;
   /** The tool's field that carried the call key, named when it is reused. */
   keyField: string;
+  /** Set when the request the call key found no longer stands and the person is asked anew. */
+  askedAgain?: string;
 }
 
 function sha256(text: string): string {
@@ -50,36 +53,31 @@ function sha256(text: string): string {
 function idempotencyKeyOf(ask: Ask, tokenId: string): string {
   const named =
     ask.callKey ?? `input:${sha256(canonicalJson(ask.sameness))}:${Math.floor(Date.now() / 3_600_000)}`;
-  return `mcp:${tokenId}:${ask.tool}:${sha256(named)}`;
-}
-
-async function sendProgress(extra: ToolExtra, step: number, requestId: string): Promise<void> {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) return;
-  await extra.sendNotification({
-    method: "notifications/progress",
-    params: { progressToken, progress: step, message: `Waiting for an answer in the inbox (${requestId}).` },
-  });
+  const again = ask.askedAgain ? `:asked-again:${ask.askedAgain}` : "";
+  return `mcp:${tokenId}:${ask.tool}:${sha256(named + again)}`;
 }
 
 /**
- * Makes the request, then waits for its answer. Not one async function: while a call waits it
- * holds only the request's id, not the request, its schema or the tool's arguments (ADR 0064).
+ * Takes one of the token's waiting places, makes the request, then waits for its answer. Not one
+ * async function: while a call waits it holds only the request's id, not the request, its schema
+ * or the tool's arguments (ADR 0064).
  */
 export function askAndWait(context: McpCallContext, ask: Ask, extra: ToolExtra): Promise<StoredRequest> {
-  return makeRequest(context, ask).then((made) =>
-    made.status === "open" ? waitForAnswer(context, made.id, extra) : made,
-  );
+  return context.waits
+    .begin(context.caller.tokenId, extra.requestId)
+    .then((call) => askHolding(context, ask, extra, call));
+}
+
+function askHolding(context: McpCallContext, ask: Ask, extra: ToolExtra, call: WaitingCall) {
+  return makeRequest(context, ask)
+    .then((made) =>
+      made.status === "open" ? waitForAnswer(context, made.id, made.request.expiresAt, extra, call) : made,
+    )
+    .finally(() => context.waits.end(call));
 }
 
 async function makeRequest(context: McpCallContext, ask: Ask): Promise<StoredRequest> {
   const { engine, caller } = context;
-  const limit = maxWaitingPerToken();
-  if (waitingCount(caller.tokenId) >= limit) {
-    throw new AppError("rate_limited:token", {
-      message: `This API token already has ${limit} calls waiting for answers; answer or cancel some first.`,
-    });
-  }
   try {
     const made = await engine.createRequest({
       owner: caller.actor,
@@ -103,43 +101,43 @@ async function makeRequest(context: McpCallContext, ask: Ask): Promise<StoredReq
 async function waitForAnswer(
   context: McpCallContext,
   requestId: string,
+  expiresAt: string | undefined,
   extra: ToolExtra,
+  call: WaitingCall,
 ): Promise<StoredRequest> {
   const { engine, caller } = context;
   const ids = { requestId, ownerId: caller.actor.id };
-  // One controller ends the wait, with plain listeners rather than `AbortSignal.any` (which on
-  // Node 20 keeps what it makes referenced for good). The client dropping the connection or the
-  // server draining ends the wait but not the request: the client's repeat finds it.
-  const stop = new AbortController();
-  const end = () => stop.abort();
-  const ends = [context.httpSignal, extra.signal, drainingSignal()];
-  for (const signal of ends) signal.addEventListener("abort", end);
-  if (ends.some((signal) => signal.aborted)) end();
-  let cancelled = false;
-  const remove = addWaitingCall({
-    tokenId: caller.tokenId,
-    callId: extra.requestId,
-    cancel: () => {
-      cancelled = true;
-      end();
-    },
-  });
+  // The client dropping the connection (or the SDK ending the call) ends the wait but not the
+  // request: the client's repeat finds it. The call is the listener, so nothing else is kept;
+  // the server draining ends it through its instance's one listener.
+  const ends = [context.httpSignal, extra.signal];
+  for (const signal of ends) signal.addEventListener("abort", call);
+  if (ends.some((signal) => signal.aborted)) call.handleEvent();
+  // Progress goes out from the instance's one ticker; this loop only waits on the bus, and
+  // re-reads the request now and then (and as it expires) in case a notice was missed.
+  call.waitingOn = { extra, requestId };
+  await call.sendProgress();
   try {
-    for (let step = 1; !stop.signal.aborted; step += 1) {
-      await sendProgress(extra, step, requestId);
+    while (!call.stop.signal.aborted) {
       const current = await engine.waitForRequest({
         ...ids,
-        timeoutMs: progressEveryMs(),
-        signal: stop.signal,
+        timeoutMs: rereadInMs(expiresAt),
+        signal: call.stop.signal,
       });
       if (current.status !== "open") return current;
     }
-    if (cancelled) return await cancelledRequest(engine, ids);
+    if (call.cancelled) return await cancelledRequest(engine, ids);
     throw new Error("The call ended before the request was answered; call again to go on waiting.");
   } finally {
-    remove();
-    for (const signal of ends) signal.removeEventListener("abort", end);
+    call.waitingOn = undefined;
+    for (const signal of ends) signal.removeEventListener("abort", call);
   }
+}
+
+/** Until the request expires (then reading it expires it), at most `REREAD_EVERY_MS`. */
+function rereadInMs(expiresAt: string | undefined): number {
+  const untilExpiry = expiresAt ? Date.parse(expiresAt) - Date.now() + 100 : REREAD_EVERY_MS;
+  return Math.max(100, Math.min(REREAD_EVERY_MS, untilExpiry));
 }
 
 /** The client cancelled: the request is withdrawn, unless an answer came first (then that stands). */

@@ -106,6 +106,44 @@ describe.each(["sqlite", "postgres"] as const)("always allow a tool for a token,
     await who.client.close();
   });
 
+  it("asks again when a call whose approval granted is repeated after the grant was revoked", {
+    timeout: 30_000,
+  }, async () => {
+    const who = await people();
+    const sameUse = {
+      name: "permission_prompt",
+      arguments: { tool_name: "Bash", input: { command: "npm publish" }, tool_use_id: "toolu_regrant" },
+    };
+    const first = who.client.callTool(sameUse);
+    const open = await openRequestOf(db, who.owner.id);
+    await engine.answerRequest({
+      requestId: open.id,
+      actor: who.reviewer,
+      answer: { ok: true, data: { allowForToken: true } },
+    });
+    expect(JSON.parse(textOf(await first)).behavior).toBe("allow");
+    const input = { tokenId: who.tokenId, toolName: "Bash" };
+    await revokeTokenGrant({ actor: who.owner, input }, { db });
+
+    // The same tool use again, as after a dropped connection: not the old allow, a new question.
+    const repeat = who.client.callTool(sameUse);
+    const asked = await openRequestOf(db, who.owner.id);
+    expect(asked.id).not.toBe(open.id);
+    expect(await listApiTokenToolGrantsByUser({ db, userId: who.owner.id })).toEqual([]);
+    await engine.answerRequest({
+      requestId: asked.id,
+      actor: who.reviewer,
+      answer: { ok: false, reason: "declined", data: { reason: "Not any more." } },
+    });
+    const denied = { behavior: "deny", message: "Not any more." };
+    expect(JSON.parse(textOf(await repeat))).toEqual(denied);
+    // Its own repeat finds the new decision; the revoked grant stays revoked.
+    expect(JSON.parse(textOf(await who.client.callTool(sameUse)))).toEqual(denied);
+    expect(await requestsOf(db, who.owner.id)).toHaveLength(2);
+    expect(await listApiTokenToolGrantsByUser({ db, userId: who.owner.id })).toEqual([]);
+    await who.client.close();
+  });
+
   it("grants only the token that asked, whatever token id the answer carries, and only by an approver", {
     timeout: 30_000,
   }, async () => {

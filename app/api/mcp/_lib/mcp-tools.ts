@@ -2,20 +2,11 @@ import "server-only";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { DbClient } from "@/lib/db/db-types";
-import type { StoredRequest } from "@/lib/db/requests";
-import { getUserById } from "@/lib/db/users";
 import { ANSWER_DATA_MAX_BYTES, answerDataBytes, formatKilobytes } from "@/lib/domain/answer-limits";
 import { askAndWait, type McpCallContext } from "./ask-and-wait";
 import { defaultExpirySeconds, MAX_EXPIRY_SECONDS } from "./mcp-limits";
-import { allowedByGrant, grantIfTicked } from "./token-grants";
-import {
-  approvalRequest,
-  approvalResult,
-  permissionDecision,
-  permissionPrompt,
-  questionRequest,
-  questionResult,
-} from "./tool-requests";
+import { answererOf, promptForPermission } from "./permission-prompt";
+import { approvalRequest, approvalResult, questionRequest, questionResult } from "./tool-requests";
 
 // The three tools agents call. Their arguments are checked by the SDK against these schemas
 // before anything is made, so a bad call is a tool error naming the field and asks nobody.
@@ -105,48 +96,13 @@ const askHumanTool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
 };
 
-async function answererOf(db: DbClient, stored: StoredRequest): Promise<string | undefined> {
-  const actorId = stored.answer?.actorId;
-  if (!actorId) return undefined;
-  const user = await getUserById({ db, userId: actorId });
-  return user ? user.name || user.email || undefined : undefined;
-}
-
 function structured(result: Record<string, unknown>, summary: string) {
   return { content: [{ type: "text" as const, text: summary }], structuredContent: result };
 }
 
 export function registerMcpTools(server: McpServer, context: McpCallContext & { db: DbClient }): void {
-  server.registerTool(
-    "permission_prompt",
-    permissionPromptTool,
-    async ({ tool_name, input, tool_use_id }, extra) => {
-      if (await allowedByGrant(context.db, context.caller, { toolName: tool_name, toolUseId: tool_use_id })) {
-        return {
-          content: [{ type: "text", text: JSON.stringify({ behavior: "allow", updatedInput: input }) }],
-        };
-      }
-      const stored = await askAndWait(
-        context,
-        {
-          tool: "permission_prompt",
-          request: approvalRequest({
-            prompt: permissionPrompt(tool_name, input),
-            tool: tool_name,
-            args: input,
-            expiresInSeconds: defaultExpirySeconds(),
-            offerAllowForToken: true,
-          }),
-          callKey: tool_use_id,
-          sameness: { tool_name, input },
-          keyField: "tool_use_id",
-        },
-        extra,
-      );
-      await grantIfTicked(context.db, context.caller, tool_name, stored);
-      const decision = permissionDecision(stored, input, await answererOf(context.db, stored));
-      return { content: [{ type: "text", text: JSON.stringify(decision) }] };
-    },
+  server.registerTool("permission_prompt", permissionPromptTool, (input, extra) =>
+    promptForPermission(context, input, extra),
   );
 
   server.registerTool("request_approval", requestApprovalTool, async (input, extra) => {

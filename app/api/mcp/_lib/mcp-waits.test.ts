@@ -7,7 +7,7 @@ import type { EventBus } from "@/lib/engine/event-bus";
 import { serveMcp } from "./serve-mcp";
 import { connect, openRequestOf, requestsOf, textOf, tokenFor, until } from "./testing/mcp-fixture";
 import { serveOverHttp } from "./testing/serve-over-http";
-import { waitingCount } from "./waiting-calls";
+import { waitingCallsOf } from "./waiting-calls";
 
 // Long waits over real HTTP with the official SDK's client: a client's cancel, a dropped
 // connection and its repeat, the per-token limit, and calls the server must refuse.
@@ -24,6 +24,7 @@ beforeAll(async () => {
   ({ url, close } = await serveOverHttp((request) => serveMcp(request, { db, engine, bus })));
 });
 afterAll(() => close?.());
+const waitingCount = (tokenId: string) => waitingCallsOf({ db, bus }).count(tokenId);
 
 async function people() {
   const owner = await newUser(db, "user");
@@ -101,6 +102,31 @@ describe("waiting calls", () => {
       delete process.env.TOOLNEXUS_MCP_MAX_WAITING;
     }
   });
+  it("holds 50 waiting calls without a listener warning, and answers every one", {
+    timeout: 60_000,
+  }, async () => {
+    const { owner, reviewer, token, tokenId } = await people();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    try {
+      const client = await connect(url, token);
+      const calls = Array.from({ length: 50 }, (_, i) => client.callTool(ask(`toolu_many_${i}`)));
+      await until(async () => waitingCount(tokenId) === 50, 30_000);
+      const open = await requestsOf(db, owner.id);
+      for (const request of open) {
+        await engine.answerRequest({ requestId: request.id, actor: reviewer, answer: { ok: true } });
+      }
+      const decisions = (await Promise.all(calls)).map((result) => JSON.parse(textOf(result)).behavior);
+      expect(decisions).toEqual(Array(50).fill("allow"));
+      await client.close();
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.startsWith("MaxListenersExceededWarning"))).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
 });
 
 describe("calls the server refuses", () => {
@@ -144,6 +170,27 @@ describe("calls the server refuses", () => {
     }
     await expect(connect(url, readOnly.token)).rejects.toThrow(/403|requests:write/);
     expect(await requestsOf(db, owner.id)).toHaveLength(0);
+  });
+
+  it("answers every method but POST with a JSON-RPC 405 that says why", async () => {
+    const { token } = await people();
+    for (const method of ["GET", "DELETE", "PUT", "PATCH"]) {
+      const response = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(await response.json()).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32001,
+          message: expect.stringMatching(/POST only/),
+          data: { code: "method_not_allowed:route" },
+        },
+      });
+    }
   });
 
   it("stops serving a token revoked between calls", async () => {

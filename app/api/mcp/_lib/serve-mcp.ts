@@ -13,7 +13,7 @@ import { AppError, errorHeaders } from "@/lib/errors";
 import type { HttpRefusal } from "@/lib/http/refusal";
 import { readJsonBody } from "@/lib/http/request-body-check";
 import { registerMcpTools } from "./mcp-tools";
-import { listenForCancels } from "./waiting-calls";
+import { waitingCallsOf } from "./waiting-calls";
 
 // The MCP server at /api/mcp (ADR 0064): Streamable HTTP without sessions, so every POST is
 // served on its own by a fresh server and any instance can serve any call. A waiting tool call
@@ -81,7 +81,11 @@ function bodyRefusal(refused: HttpRefusal): Response {
 export async function serveMcp(request: Request, services: McpServices): Promise<Response> {
   if (request.method !== "POST") {
     // Without sessions there is nothing to stream to or close: each call answers on its own POST.
-    return new Response(null, { status: 405, headers: { Allow: "POST" } });
+    const refused = new AppError("method_not_allowed:route", {
+      message:
+        "/api/mcp takes POST only: it keeps no sessions, so there is no stream to open (GET) or end (DELETE); send each JSON-RPC message as a POST.",
+    });
+    return refusal(refused, { Allow: "POST" });
   }
   const caller = await admit(services.db, request);
   if (caller instanceof Response) return caller;
@@ -94,10 +98,10 @@ export async function serveMcp(request: Request, services: McpServices): Promise
     { name: "toolnexus", version: "1.0.0" },
     { capabilities: { tools: {} }, jsonSchemaValidator },
   );
-  registerMcpTools(server, { db: services.db, engine: services.engine, caller, httpSignal: request.signal });
+  const waits = waitingCallsOf(services);
+  registerMcpTools(server, { ...services, caller, httpSignal: request.signal, waits });
   // A cancel comes on a POST of its own, maybe to another instance than the call's: it is told
   // to every instance, and the one holding the call (by token and JSON-RPC id) withdraws it.
-  listenForCancels(services.bus);
   server.server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
     const { requestId } = notification.params;
     if (requestId === undefined) return;

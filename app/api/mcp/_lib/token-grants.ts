@@ -2,6 +2,7 @@ import "server-only";
 import type { TokenCaller } from "@/lib/auth/api-token-auth";
 import {
   createApiTokenToolGrant,
+  findToolGrantRevokedSince,
   hasApiTokenToolGrant,
   recordAllowedByGrant,
 } from "@/lib/db/api-token-grants";
@@ -38,4 +39,20 @@ export async function grantIfTicked(
   const actorId = stored.answer?.actorId;
   if (!actorId || !allowForTokenTicked(stored)) return;
   await createApiTokenToolGrant({ db, tokenId: caller.tokenId, toolName, actorId, requestId: stored.id });
+}
+
+/**
+ * When the approval ticked "always allow" and the token's grant for the tool was revoked after
+ * it was given, the revocation's id: that approval is not to be reused, nor to grant again.
+ */
+export async function tickRevokedSince(
+  db: DbClient,
+  caller: TokenCaller,
+  toolName: string,
+  stored: StoredRequest,
+): Promise<string | undefined> {
+  const answeredAt = stored.answer?.createdAt;
+  if (!answeredAt || !allowForTokenTicked(stored)) return undefined;
+  const since = new Date(answeredAt);
+  return (await findToolGrantRevokedSince({ db, tokenId: caller.tokenId, toolName, since }))?.id;
 }
