@@ -1,7 +1,8 @@
 import "server-only";
-import { getDbProvider } from "./db-provider";
 import type { DbClient } from "./db-types";
-import { engineTransaction } from "./transaction-options";
+import { lockUntilTransactionEnds } from "./sql/advisory-lock";
+import { getDbProvider } from "./sql/db-provider";
+import { engineTransaction } from "./sql/transaction-options";
 
 // The MCP calls waiting for answers, on every instance sharing the database (ADR 0072): one row
 // per waiting call, so a token's waiting limit counts the calls of all instances, not only the
@@ -41,12 +42,9 @@ export async function takeMcpWaitingSlot({
   limit: number;
   now?: Date;
 }): Promise<{ status: "taken" } | { status: "full"; waiting: number }> {
-  const postgres = getDbProvider({ db }) === "postgres";
   try {
     return await db.$transaction(async (tx) => {
-      if (postgres) {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`toolnexus.mcp-waiting:${tokenId}`}))`;
-      }
+      await lockUntilTransactionEnds(tx, `mcp-waiting:${tokenId}`);
       await tx.mcpWaitingCall.create({ data: { id, tokenId, instanceId, leaseUntil } });
       await tx.mcpWaitingCall.deleteMany({ where: { tokenId, leaseUntil: { lt: now } } });
       const waiting = await tx.mcpWaitingCall.count({ where: { tokenId, leaseUntil: { gte: now } } });

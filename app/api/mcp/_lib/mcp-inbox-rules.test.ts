@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
-import type { Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import type { EventBus } from "@/lib/engine/event-bus";
 import { serveMcp } from "./serve-mcp";
