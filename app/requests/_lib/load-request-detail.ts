@@ -66,7 +66,7 @@ export async function loadRequestDetail(
     if (isAppError(error, "bad_request:input")) throw new AppError("not_found:request");
     throw error;
   });
-  const canAnswer = engine.mayAnswer({ actor, request: stored });
+  const canAnswer = stored.mayAnswer;
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
   const [answerer, origins, messages, takes] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
