@@ -139,7 +139,7 @@ export async function carryEditedArguments({
     where: { id: requestRowId },
     select: { payload: true, status: true },
   });
-  if (!row || row.status !== "open") return [];
+  if (row?.status !== "open") return [];
   const payload = restorePropertyOrder(row.payload as unknown as Request);
   const data = payload.data ?? {};
   const values = typeof data.values === "object" && data.values !== null ? data.values : {};

@@ -2,8 +2,8 @@ import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/
 import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import type { AnswerPolicy } from "./answer-policy";
-import type { AnswerInput } from "./engine-types";
 import { castVote } from "./cast-vote";
+import type { AnswerInput } from "./engine-types";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
 import { decide, recordAnswer, refuseClosed } from "./record-answer";
 import type { RunLauncher } from "./run-launcher";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { getApproverGroupBySlug } from "@/lib/db/approver-groups";
-import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
 import { carryEditedArguments, listCountedApprovals, markVoteLate, recordVote } from "@/lib/db/request-votes";
+import { type BareRequest, getBareRequestById, type StoredRequest } from "@/lib/db/requests";
 import { getUserById } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolnexus/checkpoint-digest";

@@ -1,6 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import type { BareRequest, StoredRequest } from "@/lib/db/requests";
-import type { Audience, ThreadEvent } from "@/lib/domain/events";
+import type { ThreadEvent } from "@/lib/domain/events";
 import type { Actor } from "@/lib/domain/roles";
 import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";

@@ -214,7 +214,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("votes of an approver group 
     });
     const { request } = await engine.answerRequest({ requestId, actor: members[1]!, answer: asShown });
     expect(request.status).toBe("answered");
-    expect((request.answer?.data as { approvers: string[] }).approvers).toHaveLength(2);
+    expect((request.answer!.data as { approvers: string[] }).approvers).toHaveLength(2);
     await engine.stop();
   });
 });

@@ -4,8 +4,8 @@ import type { z } from "zod";
 import { authenticateApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import type { DbClient } from "@/lib/db/db-types";
-import type { StoredRequest } from "@/lib/db/requests";
 import { listVotes } from "@/lib/db/request-votes";
+import type { StoredRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
 import { untilDraining } from "@/lib/http/server-draining.mjs";
 import type {

@@ -1,5 +1,5 @@
-import { apiMethods } from "../../../_lib/api-methods";
 import { answerRequestCall } from "../../../_lib/answer-call";
+import { apiMethods } from "../../../_lib/api-methods";
 import { answerRequestRoute } from "../../../_lib/api-routes";
 import { defineApiRoute } from "../../../_lib/define-api-route";
 
