@@ -1,9 +1,13 @@
 import type { DbClient } from "./db-types";
 import { hotSqlOf, readSqlTime, type SqlStatement, sql, sqlColumns, sqlJoin, sqlTable } from "./hot-sql";
-import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
+import { groupHalfOf, type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
 
 type VersionRow = Record<
-  `${"r" | "o"}${"Open" | "Answered" | "Expired" | "Cancelled"}` | "rCount" | "oCount" | "taken",
+  | `${"r" | "o" | "g"}${"Open" | "Answered" | "Expired" | "Cancelled"}`
+  | "rCount"
+  | "oCount"
+  | "gCount"
+  | "taken",
   unknown
 >;
 
@@ -40,12 +44,16 @@ export async function getInboxVersionByViewer({
     columns.push(
       newest(halfWhere(halves[0], "open", sql`AND "takeChangedAt" IS NOT NULL`), "takeChangedAt", "taken"),
     );
+  // The groups' requests the viewer votes on (or, as an admin, audits), as a third half.
+  const groupHalf = await groupHalfOf(db, viewer);
+  if (groupHalf) columns.push(...halfColumns(groupHalf, "g"));
   const [row] = await hotSqlOf(db).query<VersionRow>(sql`SELECT ${sqlJoin(columns, ", ")}`);
-  if (halves.length === 1) return halfVersion(row!, "o");
+  const groups = groupHalf ? `|${halfVersion(row!, "g")}` : "";
+  if (halves.length === 1) return `${halfVersion(row!, "o")}${groups}`;
   // A take (or letting go) moves the reviewers' version: they see who is on which request. A
   // take that lapses changes nothing stored; the page hides it by its own clock.
   const taken = row!.taken === null ? "" : `.${readSqlTime(row!.taken).getTime().toString(36)}`;
-  return `${halfVersion(row!, "r")}${taken}|${halfVersion(row!, "o")}`;
+  return `${halfVersion(row!, "r")}${taken}|${halfVersion(row!, "o")}${groups}`;
 }
 
 const STATUSES = { Open: "open", Answered: "answered", Expired: "expired", Cancelled: "cancelled" } as const;
@@ -63,10 +71,18 @@ const STATUS_TERMS = {
  */
 function halfWhere(half: InboxHalf, status: keyof typeof STATUS_TERMS, extra = sql``): SqlStatement {
   const terms: SqlStatement[] = [];
-  if (half.ownerId !== undefined) terms.push(sql`"ownerId" = ${half.ownerId}`);
+  if (typeof half.ownerId === "string") terms.push(sql`"ownerId" = ${half.ownerId}`);
   terms.push(STATUS_TERMS[status]);
   if (typeof half.audience === "string") terms.push(sql`"audience" = ${half.audience}`);
   else if (half.audience) terms.push(sql`"audience" <> ${half.audience.not}`);
+  if (half.audienceGroup)
+    terms.push(
+      sql`"audienceGroup" IN (${sqlJoin(
+        half.audienceGroup.in.map((slug) => sql`${slug}`),
+        ", ",
+      )})`,
+    );
+  if (typeof half.ownerId === "object") terms.push(sql`"ownerId" <> ${half.ownerId.not}`);
   return sql`${sqlJoin(terms, " AND ")} ${extra}`;
 }
 
@@ -78,7 +94,7 @@ function newest(where: SqlStatement, column: "createdAt" | "takeChangedAt", alia
 }
 
 /** A half's open count and its newest `createdAt` per status, each one index seek. */
-function halfColumns(half: InboxHalf, prefix: "r" | "o"): SqlStatement[] {
+function halfColumns(half: InboxHalf, prefix: "r" | "o" | "g"): SqlStatement[] {
   return [
     sql`(SELECT count(*) FROM ${R} WHERE ${halfWhere(half, "open")}) AS ${sqlColumns([`${prefix}Count`])}`,
     ...Object.entries(STATUSES).map(([name, status]) =>
@@ -88,7 +104,7 @@ function halfColumns(half: InboxHalf, prefix: "r" | "o"): SqlStatement[] {
 }
 
 /** `<open count>.<newest createdAt of any status, base 36>` of one half. */
-function halfVersion(row: VersionRow, half: "r" | "o"): string {
+function halfVersion(row: VersionRow, half: "r" | "o" | "g"): string {
   const times = (["Open", "Answered", "Expired", "Cancelled"] as const).map((status) => {
     const at = row[`${half}${status}`];
     return at === null ? 0 : readSqlTime(at).getTime();

@@ -4,11 +4,13 @@ import { listRecentMessagesByRun } from "@/lib/db/messages";
 import { listRequestOriginsByIds } from "@/lib/db/request-origins";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { getUserById } from "@/lib/db/users";
+import { listVoteTallies } from "@/lib/db/vote-tallies";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { TakeView } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { describeOrigin } from "@/lib/domain/request-origin";
 import type { ConversationLine, RequestView } from "@/lib/domain/request-view";
+import type { VoteTally } from "@/lib/domain/vote-tally";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Message } from "@/lib/toolnexus/types";
@@ -32,6 +34,8 @@ export interface RequestDetail {
   changes: ArgumentChange[];
   /** Reviewers' open requests can be taken ("I'm on it") by those who may answer them. */
   take: { allowed: false } | { allowed: true; current: TakeView | null };
+  /** A group's votes so far; null for every other audience. */
+  tally: VoteTally | null;
 }
 
 // Enough to see why the agent asked, few enough to read at a glance beside the list.
@@ -68,7 +72,7 @@ export async function loadRequestDetail(
   });
   const canAnswer = stored.mayAnswer;
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
-  const [answerer, origins, messages, takes] = await Promise.all([
+  const [answerer, origins, messages, takes, tallies] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
     listRequestOriginsByIds({ db, ids: [stored.id] }),
     stored.runId === null
@@ -80,6 +84,7 @@ export async function loadRequestDetail(
           limit: CONVERSATION_ROWS,
         }),
     takeable ? listTakesByRequestIds({ db, ids: [stored.id], now: new Date() }) : null,
+    listVoteTallies({ db, requests: [stored] }),
   ]);
   const held = takes?.get(stored.id);
   const approved =
@@ -99,6 +104,7 @@ export async function loadRequestDetail(
     ),
     conversation: toLines(messages),
     changes: listArgumentChanges(stored.request.data, stored.args, approved),
+    tally: tallies.get(stored.id) ?? null,
     take: takeable
       ? {
           allowed: true,
