@@ -38,7 +38,8 @@ export function PendingCard({ card, viewerId, submit, readTally }: PendingCardPr
         {open && request.expiresAt && <ExpiryCountdown expiresAt={request.expiresAt} />}
       </header>
       <p className="pending-card-prompt">{request.prompt}</p>
-      {audience === "group" && (
+      {/* A gate's approval may be addressed to a group: its votes show once one is read. */}
+      {open && audience !== "owner" && request.kind === "approval" && (
         <VoteTallyView
           tally={null}
           requestId={card.view.id}

@@ -35,6 +35,8 @@ export function VoteTallyView({
     let live = true;
     const poll = async () => {
       const result = await read({ requestId }).catch(() => null);
+      // No tally: not a group's request, nothing to follow.
+      if (result?.ok && result.value === null) clearInterval(timer);
       if (live && result?.ok) setTally(result.value);
       if (live) setNow(Date.now());
     };
@@ -54,6 +56,7 @@ export function VoteTallyView({
       </p>
       {!brief && (
         <>
+          {tally.approvals.length > 0 && <p>Approved by {tally.approvals.map((v) => v.name).join(", ")}</p>}
           {tally.declined && (
             <p>
               Declined by {tally.declined.name}

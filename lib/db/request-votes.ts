@@ -217,3 +217,16 @@ export async function listVotes({
   }
   return out;
 }
+
+/** Whether this person has voted on the request already (each votes once). */
+export async function hasVoted({
+  db,
+  requestRowId,
+  voterId,
+}: {
+  db: DbClient;
+  requestRowId: string;
+  voterId: string;
+}): Promise<boolean> {
+  return (await db.requestVote.count({ where: { requestRowId, voterId } })) > 0;
+}

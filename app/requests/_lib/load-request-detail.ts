@@ -3,6 +3,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { listRecentMessagesByRun } from "@/lib/db/messages";
 import { listRequestOriginsByIds } from "@/lib/db/request-origins";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
+import { hasVoted } from "@/lib/db/request-votes";
 import { getUserById } from "@/lib/db/users";
 import { listVoteTallies } from "@/lib/db/vote-tallies";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
@@ -70,7 +71,10 @@ export async function loadRequestDetail(
     if (isAppError(error, "bad_request:input")) throw new AppError("not_found:request");
     throw error;
   });
-  const canAnswer = stored.mayAnswer;
+  // A member who has voted has nothing left to send: each votes once.
+  const canAnswer =
+    stored.mayAnswer &&
+    !(stored.audience === "group" && (await hasVoted({ db, requestRowId: stored.id, voterId: actor.id })));
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
   const [answerer, origins, messages, takes, tallies] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
