@@ -4,6 +4,7 @@ import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { answerMany } from "@/app/inbox/_lib/answer-many";
 import type { Db } from "@/lib/db/client";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
+import { listMailRecipientsByRequest } from "@/lib/db/mail-notices";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import type { Engine } from "@/lib/engine/engine-types";
 import { addressToGroup, makeGroup } from "@/lib/engine/testing/group-fixture";
