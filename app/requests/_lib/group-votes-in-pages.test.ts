@@ -34,6 +34,9 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a group's request in the pa
     );
     const slug = await makeGroup(db, [owner, rita, sam]);
     await addressToGroup(db, requestId, slug, 2);
+    // Mail goes to the members who may vote, not to every reviewer nor to the asker.
+    const mail = await listMailRecipientsByRequest({ db, requestRowId: requestId });
+    expect(mail.recipients.map((r) => r.userId).sort()).toEqual([rita.id, sam.id].sort());
     const approve = {
       ok: true,
       data: { arguments: { service: "web", version: "v1.4", environment: "production" } },
