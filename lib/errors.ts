@@ -11,6 +11,11 @@ export const appErrorCatalog = {
   },
   "forbidden:scope": { status: 403, message: "This API token does not have the scope this call needs." },
   "forbidden:request": { status: 403, message: "You are not allowed to answer this request." },
+  "forbidden:four_eyes": {
+    status: 403,
+    message:
+      "You asked for this, so your vote cannot count: another member of the group must approve it (four eyes).",
+  },
   "forbidden:run": { status: 403, message: "You are not allowed to act on this run." },
   "forbidden:role": { status: 403, message: "Your role does not allow this." },
   "forbidden:own_role": {
@@ -38,6 +43,15 @@ export const appErrorCatalog = {
   "not_found:allowance": { status: 404, message: "This tool is not allowed in this chat (any more)." },
   "not_found:token_grant": { status: 404, message: "This tool is not allowed for this token (any more)." },
   "conflict:answer": { status: 409, message: "This request has already been answered." },
+  "conflict:vote": {
+    status: 409,
+    message: "You have already voted on this request; each member votes once.",
+  },
+  "conflict:vote_late": {
+    status: 409,
+    message:
+      "This request was settled before your vote arrived. Your vote is recorded as too late and did not count.",
+  },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
@@ -80,6 +94,10 @@ export const appErrorCatalog = {
   "invalid:workspace": {
     status: 422,
     message: "This tool works on the server's files: set TOOLNEXUS_WORKSPACE to a directory for it first.",
+  },
+  "invalid:audience": {
+    status: 422,
+    message: "The audience names a group that cannot approve this request.",
   },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },

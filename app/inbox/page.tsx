@@ -75,6 +75,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
       ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
       : {}),
     ...takeOf(row.id),
+    ...(row.tally ? { tally: row.tally } : {}),
   }));
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
 

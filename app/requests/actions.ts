@@ -1,6 +1,7 @@
 "use server";
 
 import { serveAction } from "@/app/_lib/serve-action";
+import { readVoteTally } from "./_lib/read-vote-tally";
 import { submitAnswer } from "./_lib/submit-answer";
 import { takeRequest } from "./_lib/take-request";
 
@@ -9,3 +10,6 @@ export const answerRequestAction = serveAction(submitAnswer);
 
 /** A reviewer's "I'm on it" for one request, or letting go of it. */
 export const takeRequestAction = serveAction(takeRequest);
+
+/** A group request's votes so far, read again while its card or page is on screen. */
+export const readVoteTallyAction = serveAction(readVoteTally);

@@ -1,10 +1,12 @@
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { RequestAge } from "@/components/inbox/request-age";
+import { VoteTallyView } from "@/components/request-form/vote-tally-view";
 import { whoMustAct } from "@/components/request-form/who-acts";
 import type { ArgumentChange } from "@/lib/domain/approval-edit";
 import type { ConversationLine } from "@/lib/domain/request-view";
 import type { RequestDetail } from "./_lib/load-request-detail";
 import { RequestAnswer } from "./[id]/request-answer";
+import { readVoteTallyAction } from "./actions";
 import { TakeRequestControl } from "./take-request-control";
 
 function show(value: unknown): string {
@@ -95,6 +97,9 @@ export function RequestDetailView({ detail, level }: { detail: RequestDetail; le
       <p className="muted">
         Asked by {detail.askedBy} · <RequestAge createdAt={view.createdAt} />
       </p>
+      {detail.tally && (
+        <VoteTallyView tally={detail.tally} requestId={detail.id} read={readVoteTallyAction} />
+      )}
       {detail.take.allowed && <TakeRequestControl requestId={detail.id} take={detail.take.current} />}
       {!detail.fromApi && (
         <details>

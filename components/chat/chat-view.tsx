@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { AnswerDraft, SubmitAnswer } from "@/components/request-form/request-view";
+import type { ReadTally } from "@/components/request-form/vote-tally-view";
 import { SignedOutNotice } from "@/components/signed-out-notice";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import { type ActionResult, unsentResult } from "@/lib/errors";
@@ -29,6 +30,8 @@ interface ChatViewProps {
   startRun: StartRun;
   answer: AnswerInChat;
   cancelRun: CancelRun;
+  /** Reads a group request's votes so far, for its card. */
+  readTally?: ReadTally;
   /** Called when the last run's state changes (it parked, resumed or ended), for what the page shows around the chat. */
   onRunStatus?: (status: string) => void;
 }
@@ -63,6 +66,7 @@ export function ChatView({
   startRun,
   answer,
   cancelRun,
+  readTally,
   onRunStatus,
 }: ChatViewProps) {
   const { messages, send, status, error, clearError, notice, reattach } = useReconnectingChat({
@@ -133,7 +137,7 @@ export function ChatView({
 
   return (
     <div className="chat">
-      <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} />
+      <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} readTally={readTally} />
       {notice && <ConnectionNoticeView notice={notice} onRetry={reattach} />}
       {signedOut && !stopError && <SignedOutNotice />}
       {alertText && (

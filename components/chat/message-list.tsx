@@ -1,6 +1,7 @@
 "use client";
 
 import type { SubmitAnswer } from "@/components/request-form/request-view";
+import type { ReadTally } from "@/components/request-form/vote-tally-view";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import { PendingCard } from "./pending-card";
 import { RunStatusLine } from "./run-status-line";
@@ -10,6 +11,7 @@ interface MessageListProps {
   messages: ChatMessage[];
   viewerId: string;
   submitFor: (requestId: string) => SubmitAnswer;
+  readTally?: ReadTally | undefined;
 }
 
 /**
@@ -23,7 +25,7 @@ function inReadingOrder(parts: ChatMessage["parts"]): ChatMessage["parts"] {
   ];
 }
 
-export function MessageList({ messages, viewerId, submitFor }: MessageListProps) {
+export function MessageList({ messages, viewerId, submitFor, readTally }: MessageListProps) {
   if (messages.length === 0) {
     return <p className="muted">No messages yet. Ask for something below.</p>;
   }
@@ -50,6 +52,7 @@ export function MessageList({ messages, viewerId, submitFor }: MessageListProps)
                     card={part.data}
                     viewerId={viewerId}
                     submit={submitFor(part.data.view.id)}
+                    readTally={readTally}
                   />
                 );
               case "data-run":

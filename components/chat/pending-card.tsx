@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { RequestForm } from "@/components/request-form/request-form";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
+import { type ReadTally, VoteTallyView } from "@/components/request-form/vote-tally-view";
 import { whoMustAct } from "@/components/request-form/who-acts";
 import type { RequestCardData } from "@/lib/domain/chat-message";
 import { ExpiryCountdown } from "./expiry-countdown";
@@ -12,6 +13,7 @@ interface PendingCardProps {
   card: RequestCardData;
   viewerId: string;
   submit: SubmitAnswer;
+  readTally?: ReadTally | undefined;
 }
 
 /**
@@ -19,7 +21,7 @@ interface PendingCardProps {
  * here; approvals wait for a reviewer in the inbox. The card is rewritten in place when anyone
  * answers, so it never needs a reload to show the outcome.
  */
-export function PendingCard({ card, viewerId, submit }: PendingCardProps) {
+export function PendingCard({ card, viewerId, submit, readTally }: PendingCardProps) {
   const view = requestCardView(card, viewerId);
   const { request, audience } = card.view;
   const open = view.status === "open";
@@ -36,6 +38,15 @@ export function PendingCard({ card, viewerId, submit }: PendingCardProps) {
         {open && request.expiresAt && <ExpiryCountdown expiresAt={request.expiresAt} />}
       </header>
       <p className="pending-card-prompt">{request.prompt}</p>
+      {/* A gate's approval may be addressed to a group: its votes show once one is read. */}
+      {open && audience !== "owner" && request.kind === "approval" && (
+        <VoteTallyView
+          tally={null}
+          requestId={card.view.id}
+          {...(readTally ? { read: readTally } : {})}
+          brief
+        />
+      )}
       <RequestForm view={view} submit={submit} canAnswer={audience === "owner"} />
       <Link href={`/requests/${card.view.id}`} className="pending-card-link">
         Open request page

@@ -8,6 +8,7 @@ import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { unsentResult } from "@/lib/errors";
+import { VoteTallyView } from "../request-form/vote-tally-view";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
 import { RequestAge } from "./request-age";
 import { TakenNote } from "./taken-note";
@@ -144,6 +145,7 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
                   </span>
                 )}
               </div>
+              {item.tally && <VoteTallyView tally={item.tally} requestId={item.id} brief />}
             </div>
           </li>
         ))}

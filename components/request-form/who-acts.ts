@@ -12,5 +12,6 @@ export function whoMustAct(
 ): string | null {
   if (view.status !== "open") return null;
   if (view.audience === "reviewers") return "A reviewer must act";
+  if (view.audience === "group") return "The approver group votes";
   return viewer === "owner" ? "You must act" : "The chat's owner must act";
 }

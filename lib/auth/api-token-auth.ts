@@ -12,7 +12,11 @@ import type { SessionUser } from "./session-user";
 // Authorization header of /api/v1 calls: the web UI signs in through next-auth alone.
 
 export const API_TOKEN_PREFIX = "tnx_";
-export const API_SCOPES = ["requests:write", "requests:read"] as const satisfies readonly ApiTokenScope[];
+export const API_SCOPES = [
+  "requests:write",
+  "requests:read",
+  "requests:answer",
+] as const satisfies readonly ApiTokenScope[];
 
 export function hashApiToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");

@@ -24,6 +24,8 @@ export interface NewApiRequest {
   ownerId: string;
   apiTokenId: string;
   audience: Audience;
+  /** For audience "group": the group's slug and how many of its members must approve. */
+  group?: { slug: string; required: number };
   request: Omit<Request, "id">;
   idempotencyKey: string | null;
   /** SHA-256 of the create's normalised body, compared when the key is used again. */
@@ -114,6 +116,7 @@ async function insertApiRequest(db: DbClient, input: NewApiRequest): Promise<Cre
         expiresAt: request.expiresAt ? new Date(request.expiresAt) : null,
         payload: toJson(markPropertyOrder(request)),
         audience: input.audience,
+        ...(input.group ? { audienceGroup: input.group.slug, required: input.group.required } : {}),
         origin: "api",
         idempotencyKey: input.idempotencyKey,
         createHash: input.createHash,
@@ -126,7 +129,13 @@ async function insertApiRequest(db: DbClient, input: NewApiRequest): Promise<Cre
       action: "request.created",
       targetType: "request",
       targetId: id,
-      detail: { origin: "api", kind: request.kind, audience: input.audience, apiTokenId: input.apiTokenId },
+      detail: {
+        origin: "api",
+        kind: request.kind,
+        audience: input.audience,
+        ...(input.group ? { group: input.group.slug, required: input.group.required } : {}),
+        apiTokenId: input.apiTokenId,
+      },
     });
     const appended = await appendEvents({
       tx,

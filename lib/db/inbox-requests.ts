@@ -1,9 +1,11 @@
 import type { Audience, RequestState } from "@/lib/domain/events";
 import type { InboxRow } from "@/lib/domain/inbox";
 import type { Actor } from "@/lib/domain/roles";
+import { listGroupSlugsForUser } from "./approver-groups";
 import type { DbClient } from "./db-types";
 import { toRequestOrigins } from "./request-origins";
 import { textSearchWhere } from "./text-search";
+import { listVoteTallies } from "./vote-tallies";
 
 export interface InboxQuery {
   viewer: Actor;
@@ -33,6 +35,8 @@ const SELECT = {
   prompt: true,
   toolName: true,
   audience: true,
+  audienceGroup: true,
+  required: true,
   status: true,
   createdAt: true,
   expiresAt: true,
@@ -43,7 +47,12 @@ const SELECT = {
 } as const;
 
 /** Whose requests one query of the inbox reads (see `inboxHalvesOf`). */
-export type InboxHalf = { ownerId?: string; audience?: string | { not: string } };
+export type InboxHalf = {
+  ownerId?: string | { not: string };
+  audience?: string | { not: string };
+  /** The approver groups whose requests the viewer votes on (admins: every group's). */
+  audienceGroup?: { in: string[] };
+};
 
 /**
  * What the viewer's inbox lists, as the queries that read it: a user's own requests, or for
@@ -54,6 +63,18 @@ export function inboxHalvesOf(viewer: InboxQuery["viewer"]): [InboxHalf] | [Inbo
   return viewer.role === "user"
     ? [{ ownerId: viewer.id }]
     : [{ audience: "reviewers" }, { ownerId: viewer.id, audience: { not: "reviewers" } }];
+}
+
+/**
+ * The requests addressed to approver groups that the viewer did not ask for themselves (their
+ * own are in their own half): their groups' as a member, every group's as an admin, who audits
+ * them. Null when there are none to read.
+ */
+export async function groupHalfOf(db: DbClient, viewer: InboxQuery["viewer"]): Promise<InboxHalf | null> {
+  const mine = { audience: "group", ownerId: { not: viewer.id } };
+  if (viewer.role === "admin") return mine;
+  const slugs = await listGroupSlugsForUser({ db, userId: viewer.id });
+  return slugs.length === 0 ? null : { ...mine, audienceGroup: { in: slugs } };
 }
 
 type Where = InboxHalf & { status: string; kind?: string };
@@ -111,31 +132,40 @@ export async function listInboxRequests({
     ...(query.kind ? { kind: query.kind } : {}),
     ...(query.search ? await textSearchWhere({ db, table: "Request", text: query.search }) : {}),
   };
-  const [firstHalf, secondHalf] = inboxHalvesOf(viewer);
-  const first = { ...filters, ...firstHalf };
+  const groupHalf = await groupHalfOf(db, viewer);
+  const halves = [...inboxHalvesOf(viewer), ...(groupHalf ? [groupHalf] : [])].map((half) => ({
+    ...filters,
+    ...half,
+  }));
   let found: Found[];
   let total: number;
-  if (secondHalf === undefined) {
+  if (halves.length === 1) {
     [found, total] = await Promise.all([
-      findPage(db, first, sort, (page - 1) * pageSize, pageSize),
-      db.request.count({ where: first }),
+      findPage(db, halves[0]!, sort, (page - 1) * pageSize, pageSize),
+      db.request.count({ where: halves[0]! }),
     ]);
   } else {
-    const second = { ...filters, ...secondHalf };
-    const [left, right, leftCount, rightCount] = await Promise.all([
-      findPage(db, first, sort, 0, page * pageSize),
-      findPage(db, second, sort, 0, page * pageSize),
-      db.request.count({ where: first }),
-      db.request.count({ where: second }),
+    const [pages, counts] = await Promise.all([
+      Promise.all(halves.map((half) => findPage(db, half, sort, 0, page * pageSize))),
+      Promise.all(halves.map((half) => db.request.count({ where: half }))),
     ]);
-    found = mergeRows(left, right, sort).slice((page - 1) * pageSize, page * pageSize);
-    total = leftCount + rightCount;
+    found = pages
+      .reduce((merged, next) => mergeRows(merged, next, sort))
+      .slice((page - 1) * pageSize, page * pageSize);
+    total = counts.reduce((a, b) => a + b, 0);
   }
   const origins = await toRequestOrigins({
     db,
     rows: found.map((row) => ({ ...row, ownerName: row.owner.name ?? row.owner.email })),
   });
-  return { total, rows: found.map((row) => toInboxRow(row, origins.get(row.id)!)) };
+  const tallies = await listVoteTallies({ db, requests: found });
+  return {
+    total,
+    rows: found.map((row) => {
+      const tally = tallies.get(row.id);
+      return { ...toInboxRow(row, origins.get(row.id)!), ...(tally ? { tally } : {}) };
+    }),
+  };
 }
 
 function toInboxRow(row: Found, origin: InboxRow["origin"]): InboxRow {

@@ -3,7 +3,11 @@ import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests
 import { hotSqlOf, readSqlTime, type SqlStatement, sql, sqlColumns, sqlJoin, sqlTable } from "./sql/hot-sql";
 
 type VersionRow = Record<
-  `${"r" | "o"}${"Open" | "Answered" | "Expired" | "Cancelled"}` | "rCount" | "oCount" | "taken",
+  | `${"r" | "o" | "g"}${"Open" | "Answered" | "Expired" | "Cancelled"}`
+  | "rCount"
+  | "oCount"
+  | "gCount"
+  | "taken",
   unknown
 >;
 
@@ -40,13 +44,25 @@ export async function getInboxVersionByViewer({
     columns.push(
       newest(halfWhere(halves[0], "open", sql`AND "takeChangedAt" IS NOT NULL`), "takeChangedAt", "taken"),
     );
+  // The groups' requests the viewer votes on (or, as an admin, audits), as a third half, read in
+  // the same statement: the viewer's groups are a subquery, not a read of their own.
+  columns.push(...halfColumns(groupHalfInSql(viewer), "g"));
   const [row] = await hotSqlOf(db).query<VersionRow>(sql`SELECT ${sqlJoin(columns, ", ")}`);
-  if (halves.length === 1) return halfVersion(row!, "o");
+  const groups = `|${halfVersion(row!, "g")}`;
+  if (halves.length === 1) return `${halfVersion(row!, "o")}${groups}`;
   // A take (or letting go) moves the reviewers' version: they see who is on which request. A
   // take that lapses changes nothing stored; the page hides it by its own clock.
   const taken = row!.taken === null ? "" : `.${readSqlTime(row!.taken).getTime().toString(36)}`;
-  return `${halfVersion(row!, "r")}${taken}|${halfVersion(row!, "o")}`;
+  return `${halfVersion(row!, "r")}${taken}|${halfVersion(row!, "o")}${groups}`;
 }
+
+/** `groupHalfOf` (inbox-requests.ts) with the viewer's groups as a subquery. */
+function groupHalfInSql(viewer: InboxQuery["viewer"]): VersionHalf {
+  const half = { audience: "group", ownerId: { not: viewer.id } };
+  return viewer.role === "admin" ? half : { ...half, memberOf: viewer.id };
+}
+
+type VersionHalf = InboxHalf & { memberOf?: string };
 
 const STATUSES = { Open: "open", Answered: "answered", Expired: "expired", Cancelled: "cancelled" } as const;
 const STATUS_TERMS = {
@@ -61,12 +77,16 @@ const STATUS_TERMS = {
  * written owner, status, audience: with the audience as `<>`, SQLite (no statistics) seeks
  * `(ownerId, status)` for the viewer's own half instead of walking `(status, audience)`.
  */
-function halfWhere(half: InboxHalf, status: keyof typeof STATUS_TERMS, extra = sql``): SqlStatement {
+function halfWhere(half: VersionHalf, status: keyof typeof STATUS_TERMS, extra = sql``): SqlStatement {
   const terms: SqlStatement[] = [];
-  if (half.ownerId !== undefined) terms.push(sql`"ownerId" = ${half.ownerId}`);
+  if (typeof half.ownerId === "string") terms.push(sql`"ownerId" = ${half.ownerId}`);
   terms.push(STATUS_TERMS[status]);
   if (typeof half.audience === "string") terms.push(sql`"audience" = ${half.audience}`);
   else if (half.audience) terms.push(sql`"audience" <> ${half.audience.not}`);
+  if (half.memberOf !== undefined)
+    terms.push(sql`"audienceGroup" IN (SELECT g."slug" FROM ${sqlTable("ApproverGroup")} g
+      JOIN ${sqlTable("ApproverGroupMember")} m ON m."groupId" = g."id" WHERE m."userId" = ${half.memberOf})`);
+  if (typeof half.ownerId === "object") terms.push(sql`"ownerId" <> ${half.ownerId.not}`);
   return sql`${sqlJoin(terms, " AND ")} ${extra}`;
 }
 
@@ -78,7 +98,7 @@ function newest(where: SqlStatement, column: "createdAt" | "takeChangedAt", alia
 }
 
 /** A half's open count and its newest `createdAt` per status, each one index seek. */
-function halfColumns(half: InboxHalf, prefix: "r" | "o"): SqlStatement[] {
+function halfColumns(half: VersionHalf, prefix: "r" | "o" | "g"): SqlStatement[] {
   return [
     sql`(SELECT count(*) FROM ${R} WHERE ${halfWhere(half, "open")}) AS ${sqlColumns([`${prefix}Count`])}`,
     ...Object.entries(STATUSES).map(([name, status]) =>
@@ -88,7 +108,7 @@ function halfColumns(half: InboxHalf, prefix: "r" | "o"): SqlStatement[] {
 }
 
 /** `<open count>.<newest createdAt of any status, base 36>` of one half. */
-function halfVersion(row: VersionRow, half: "r" | "o"): string {
+function halfVersion(row: VersionRow, half: "r" | "o" | "g"): string {
   const times = (["Open", "Answered", "Expired", "Cancelled"] as const).map((status) => {
     const at = row[`${half}${status}`];
     return at === null ? 0 : readSqlTime(at).getTime();

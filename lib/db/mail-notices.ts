@@ -93,7 +93,8 @@ export async function claimMailNoticeById({
 }
 
 /**
- * Who may answer a request, with how each wants to hear of it: its owner, or every reviewer.
+ * Who may answer a request, with how each wants to hear of it: its owner, every reviewer, or the
+ * members of its approver group but the asker.
  * `askerId` is the request's owner, whose hourly allowance of mail at once it draws on.
  */
 export async function listMailRecipientsByRequest({
@@ -105,18 +106,28 @@ export async function listMailRecipientsByRequest({
 }): Promise<{ askerId: string | null; recipients: { userId: string; mode: EmailMode }[] }> {
   const request = await db.request.findUnique({
     where: { id: requestRowId },
-    select: { ownerId: true, audience: true, status: true },
+    select: { ownerId: true, audience: true, audienceGroup: true, status: true },
   });
   if (request?.status !== "open") return { askerId: null, recipients: [] };
+  // A group's request goes to its members who may vote: everyone in it but the asker.
   const users = await db.user.findMany({
     where:
       request.audience === "owner"
         ? { id: request.ownerId, email: { not: null } }
-        : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
+        : request.audience === "group"
+          ? {
+              id: { not: request.ownerId },
+              email: { not: null },
+              approverGroups: { some: { group: { slug: request.audienceGroup ?? "" } } },
+            }
+          : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
     select: { id: true, role: true },
   });
   const audience = users.filter(
-    (user) => request.audience === "owner" || hasRole(parseRole(user.role), "reviewer"),
+    (user) =>
+      request.audience === "owner" ||
+      request.audience === "group" ||
+      hasRole(parseRole(user.role), "reviewer"),
   );
   const settings = await db.notificationSetting.findMany({
     where: { userId: { in: audience.map((user) => user.id) } },

@@ -16,6 +16,10 @@ export interface StoredAnswer {
 export interface StoredRequest extends ParkedRequestView {
   threadId: string;
   ownerId: string;
+  /** For audience "group": the group's slug; null otherwise. */
+  audienceGroup: string | null;
+  /** How many distinct members must approve (1 for every other audience). */
+  required: number;
   createdAt: string;
   resolvedAt: string | null;
   answer: StoredAnswer | null;
@@ -31,6 +35,8 @@ interface RequestRow {
   args: unknown;
   payload: unknown;
   audience: string;
+  audienceGroup?: string | null;
+  required?: number;
   status: string;
   createdAt: Date;
   resolvedAt: Date | null;
@@ -70,6 +76,8 @@ function toBareRequest(row: RequestRow): BareRequest {
     ...toRequestView(row),
     threadId: row.threadId,
     ownerId: row.ownerId,
+    audienceGroup: row.audienceGroup ?? null,
+    required: row.required ?? 1,
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
   };
@@ -115,8 +123,8 @@ export async function getBareRequestById({
 }): Promise<BareRequest | null> {
   // Read before every answer, so one of the hot statements (ADR 0045).
   const [row] = await hotSqlOf(db).query<Record<keyof Omit<RequestRow, "answer">, unknown>>(sql`
-    SELECT "id", "runId", "threadId", "ownerId", "toolCallId", "toolName", "args", "payload", "audience", "status",
-      "createdAt", "resolvedAt"
+    SELECT "id", "runId", "threadId", "ownerId", "toolCallId", "toolName", "args", "payload", "audience",
+      "audienceGroup", "required", "status", "createdAt", "resolvedAt"
     FROM ${sqlTable("Request")} WHERE "id" = ${id}`);
   if (!row) return null;
   return toBareRequest({
@@ -129,6 +137,8 @@ export async function getBareRequestById({
     args: readSqlJson(row.args),
     payload: readSqlJson(row.payload),
     audience: row.audience as string,
+    audienceGroup: row.audienceGroup as string | null,
+    required: Number(row.required),
     status: row.status as string,
     createdAt: readSqlTime(row.createdAt),
     resolvedAt: row.resolvedAt === null ? null : readSqlTime(row.resolvedAt),

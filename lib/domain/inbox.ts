@@ -1,5 +1,6 @@
 import type { Audience, RequestState } from "./events";
 import type { RequestOrigin } from "./request-origin";
+import type { VoteTally } from "./vote-tally";
 
 /** One request as the inbox lists it: what the database returns for a page of the inbox. */
 export interface InboxRow {
@@ -15,6 +16,8 @@ export interface InboxRow {
   ownerName: string | null;
   /** Whose chat asked, or whose API token. */
   origin: RequestOrigin;
+  /** For a request addressed to an approver group: its votes so far (ADR 0076). */
+  tally?: VoteTally;
 }
 
 /** What a reviewer decides for several approvals at once. */

@@ -12,7 +12,11 @@ import type { Request } from "@/lib/toolnexus/types";
  */
 export interface AnswerPolicy {
   audienceFor(request: Pick<Request, "kind" | "data">): Audience;
-  mayAnswer(input: { actor: Actor; audience: Audience; ownerId: string }): boolean;
+  /**
+   * `member`: whether the actor belongs to the request's approver group, for audience "group"
+   * (the caller reads it; the policy stays free of storage). The asker never votes (four eyes).
+   */
+  mayAnswer(input: { actor: Actor; audience: Audience; ownerId: string; member?: boolean }): boolean;
   mayCancel(input: { actor: Actor; ownerId: string }): boolean;
 }
 
@@ -36,8 +40,12 @@ export function createAnswerPolicy({
       requestKindSpec(kind).audienceFromGate && (data?.audience === "owner" || data?.audience === "reviewers")
         ? data.audience
         : (table.get(kind) ?? fallback),
-    mayAnswer: ({ actor, audience, ownerId }) =>
-      audience === "owner" ? actor.id === ownerId : actor.role === "reviewer" || actor.role === "admin",
+    mayAnswer: ({ actor, audience, ownerId, member }) =>
+      audience === "owner"
+        ? actor.id === ownerId
+        : audience === "group"
+          ? member === true && actor.id !== ownerId
+          : actor.role === "reviewer" || actor.role === "admin",
     mayCancel: ({ actor, ownerId }) => actor.id === ownerId || actor.role === "admin",
   };
 }

@@ -1,6 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import type { BareRequest, StoredRequest } from "@/lib/db/requests";
-import type { Audience, ThreadEvent } from "@/lib/domain/events";
+import type { ThreadEvent } from "@/lib/domain/events";
 import type { Actor } from "@/lib/domain/roles";
 import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
@@ -71,14 +71,23 @@ export interface AnswerInput {
   via?: "person" | "oauth_callback";
 }
 
+/** An approval addressed to an approver group, by its slug, and how many members must approve. */
+export interface GroupAudience {
+  group: string;
+  required: number;
+}
+
 /** A request made through the HTTP API, with no run behind it (ADR 0034). */
 export interface NewStandaloneRequest {
   /** The token's owner: the request is theirs, and "owner" requests are theirs to answer. */
   owner: Actor;
   apiTokenId: string;
   request: Omit<Request, "id">;
-  /** Who must answer; by default the same policy as a tool's request of that kind. */
-  audience?: Audience;
+  /**
+   * Who must answer; by default the same policy as a tool's request of that kind. A group's
+   * members vote until `required` of them, never the owner, approve (ADR 0076).
+   */
+  audience?: "owner" | "reviewers" | GroupAudience;
   idempotencyKey: string | null;
   /**
    * SHA-256 of the create's normalised body without its audience: a key used again must come

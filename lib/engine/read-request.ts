@@ -1,3 +1,4 @@
+import { isApproverGroupMember } from "@/lib/db/approver-groups";
 import type { DbClient } from "@/lib/db/db-types";
 import { getRequestById, type StoredRequest } from "@/lib/db/requests";
 import { getRunById } from "@/lib/db/runs";
@@ -9,9 +10,10 @@ import { expireRequest, isDue } from "./expire-request";
 
 /**
  * A request as read: `runStoppedFirst` when it was answered but its run was stopped before the
- * call waiting for the answer ran, so the answer was recorded and never used (ADR 0055).
+ * call waiting for the answer ran, so the answer was recorded and never used (ADR 0055);
+ * `mayAnswer` whether the reader may answer (or vote on) it.
  */
-export type ReadRequest = StoredRequest & { runStoppedFirst: boolean };
+export type ReadRequest = StoredRequest & { runStoppedFirst: boolean; mayAnswer: boolean };
 
 /**
  * A request as `actor` may see it: those who may answer it, and its chat's owner. A request
@@ -26,12 +28,28 @@ export async function readRequest(
   const { requestId, actor } = parsed.data;
   const request = await getRequestById({ db: deps.db, id: requestId });
   if (!request) throw new AppError("not_found:request");
-  const mayAnswer = deps.policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId });
+  // A group's request is seen by its members (the asker among them) and admins, who audit it.
+  const member =
+    request.audience === "group" && request.audienceGroup !== null
+      ? await isApproverGroupMember({ db: deps.db, slug: request.audienceGroup, userId: actor.id })
+      : false;
+  const mayAnswer = deps.policy.mayAnswer({
+    actor,
+    audience: request.audience,
+    ownerId: request.ownerId,
+    member,
+  });
+  const maySee =
+    mayAnswer ||
+    request.ownerId === actor.id ||
+    member ||
+    (request.audience === "group" && actor.role === "admin");
   // The same refusal as for an unknown id: a stranger cannot tell whether the id exists.
-  if (!mayAnswer && request.ownerId !== actor.id) throw new AppError("not_found:request");
-  if (!isDue(request)) return withRunStopped(deps.db, request);
+  if (!maySee) throw new AppError("not_found:request");
+  if (!isDue(request)) return { ...(await withRunStopped(deps.db, request)), mayAnswer };
   await expireRequest(deps, request);
-  return { ...((await getRequestById({ db: deps.db, id: requestId })) ?? request), runStoppedFirst: false };
+  const now = (await getRequestById({ db: deps.db, id: requestId })) ?? request;
+  return { ...now, runStoppedFirst: false, mayAnswer: false };
 }
 
 /**
@@ -39,7 +57,10 @@ export async function readRequest(
  * that takes the run back to running forbids a Stop until a safe point past the call (or a park)
  * has replaced that checkpoint, so a cancelled run that still waits on it was stopped first.
  */
-async function withRunStopped(db: DbClient, request: StoredRequest): Promise<ReadRequest> {
+async function withRunStopped(
+  db: DbClient,
+  request: StoredRequest,
+): Promise<StoredRequest & { runStoppedFirst: boolean }> {
   if (request.status !== "answered" || request.runId === null) return { ...request, runStoppedFirst: false };
   const run = await getRunById({ db, runId: request.runId });
   const waiting = run?.checkpoint?.slots.some(

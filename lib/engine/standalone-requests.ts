@@ -4,6 +4,7 @@ import {
   findApiRequestByKey,
   getApiRequestByOwner,
 } from "@/lib/db/api-requests";
+import { getApproverGroupBySlug } from "@/lib/db/approver-groups";
 import type { StoredRequest } from "@/lib/db/requests";
 import { resolveRequest } from "@/lib/db/resolve-request";
 import type { Audience } from "@/lib/domain/events";
@@ -37,7 +38,11 @@ export async function createStandaloneRequest(
     });
   }
   // The audience as it will be stored: a retry that writes the default out means the same.
-  const audience = input.audience ?? deps.policy.audienceFor(request);
+  const asked = input.audience ?? deps.policy.audienceFor(request);
+  const audience: StoredAudience =
+    typeof asked === "string"
+      ? { audience: asked }
+      : { audience: "group", group: { slug: asked.group, required: asked.required } };
   // A retry finds its request before anything else is checked: a retry after `expiresAt` passed
   // must still get the request it made back, not a complaint about the time.
   if (input.idempotencyKey !== null) {
@@ -50,13 +55,14 @@ export async function createStandaloneRequest(
     if (earlier) return replayOf(deps, earlier, audience);
   }
   checkAnswerSchema(request.data);
+  if (audience.group) await checkGroupAudience(deps, request.kind, audience.group, owner.id);
   if (request.expiresAt !== undefined) checkDeadline(request.expiresAt);
   const created = await createApiRequest({
     db: deps.db,
     input: {
       ownerId: owner.id,
       apiTokenId: input.apiTokenId,
-      audience,
+      ...audience,
       request,
       idempotencyKey: input.idempotencyKey,
       createHash: input.createHash,
@@ -83,13 +89,45 @@ function checkDeadline(expiresAt: string): void {
     });
 }
 
+type StoredAudience = { audience: Audience; group?: { slug: string; required: number } };
+
+/**
+ * A group's approval: the group exists, and enough of its members besides the asker (who never
+ * counts, four eyes) are there to reach `required`. Refused with the field's path otherwise.
+ */
+async function checkGroupAudience(
+  deps: AnswerDeps,
+  kind: string,
+  { slug, required }: { slug: string; required: number },
+  ownerId: string,
+): Promise<void> {
+  const refuse = (path: string, message: string) =>
+    new AppError("invalid:audience", {
+      message: `${path.slice(1).replaceAll("/", ".")} ${message}.`,
+      issues: [{ path, message }],
+    });
+  if (requestKindSpec(kind).form !== "approval")
+    throw refuse("/audience", "may name a group only for an approval: a group votes to approve or decline");
+  const group = await getApproverGroupBySlug({ db: deps.db, slug });
+  if (!group) throw refuse("/audience/group", `names no approver group: there is no group "${slug}"`);
+  const eligible = group.memberIds.filter((id) => id !== ownerId).length;
+  if (required > eligible)
+    throw refuse(
+      "/audience/required",
+      `must be at most ${eligible}: the group "${slug}" has ${eligible} member${eligible === 1 ? "" : "s"} besides you, who may not approve your own request`,
+    );
+}
+
 /** The earlier request of this key, if it was made with the same body and the same audience. */
 async function replayOf(
   deps: AnswerDeps,
   earlier: Exclude<CreatedApiRequest, { status: "created" }>,
-  audience: Audience,
+  { audience, group }: StoredAudience,
 ): Promise<{ request: StoredRequest; replayed: true }> {
-  if (earlier.status === "key_reused" || earlier.request.audience !== audience)
+  const same = (r: StoredRequest) =>
+    r.audience === audience &&
+    (group ? r.audienceGroup === group.slug && r.required === group.required : true);
+  if (earlier.status === "key_reused" || !same(earlier.request))
     throw new AppError("invalid:idempotency_key");
   return { request: await settle(deps, earlier.request), replayed: true };
 }

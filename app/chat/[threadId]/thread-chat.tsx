@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
-import { answerRequestAction } from "@/app/requests/actions";
+import { answerRequestAction, readVoteTallyAction } from "@/app/requests/actions";
 import {
   type ChatAllowanceItem,
   ChatAllowances,
@@ -58,6 +58,7 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
         startRun={startRun}
         answer={answerRequestAction}
         cancelRun={cancelRunAction}
+        readTally={readVoteTallyAction}
         onRunStatus={onRunStatus}
       />
     </>

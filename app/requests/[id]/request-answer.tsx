@@ -14,6 +14,7 @@ const CLOSED: ReadonlySet<AppErrorCode> = new Set([
   "conflict:request_closed",
   "conflict:run_stopped",
   "expired:request",
+  "conflict:vote_late",
 ]);
 
 /**

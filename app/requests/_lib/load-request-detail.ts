@@ -3,12 +3,15 @@ import type { DbClient } from "@/lib/db/db-types";
 import { listRecentMessagesByRun } from "@/lib/db/messages";
 import { listRequestOriginsByIds } from "@/lib/db/request-origins";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
+import { hasVoted } from "@/lib/db/request-votes";
 import { getUserById } from "@/lib/db/users";
+import { listVoteTallies } from "@/lib/db/vote-tallies";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { TakeView } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { describeOrigin } from "@/lib/domain/request-origin";
 import type { ConversationLine, RequestView } from "@/lib/domain/request-view";
+import type { VoteTally } from "@/lib/domain/vote-tally";
 import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Message } from "@/lib/toolnexus/types";
@@ -32,6 +35,8 @@ export interface RequestDetail {
   changes: ArgumentChange[];
   /** Reviewers' open requests can be taken ("I'm on it") by those who may answer them. */
   take: { allowed: false } | { allowed: true; current: TakeView | null };
+  /** A group's votes so far; null for every other audience. */
+  tally: VoteTally | null;
 }
 
 // Enough to see why the agent asked, few enough to read at a glance beside the list.
@@ -66,9 +71,12 @@ export async function loadRequestDetail(
     if (isAppError(error, "bad_request:input")) throw new AppError("not_found:request");
     throw error;
   });
-  const canAnswer = engine.mayAnswer({ actor, request: stored });
+  // A member who has voted has nothing left to send: each votes once.
+  const canAnswer =
+    stored.mayAnswer &&
+    !(stored.audience === "group" && (await hasVoted({ db, requestRowId: stored.id, voterId: actor.id })));
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
-  const [answerer, origins, messages, takes] = await Promise.all([
+  const [answerer, origins, messages, takes, tallies] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
     listRequestOriginsByIds({ db, ids: [stored.id] }),
     stored.runId === null
@@ -80,6 +88,7 @@ export async function loadRequestDetail(
           limit: CONVERSATION_ROWS,
         }),
     takeable ? listTakesByRequestIds({ db, ids: [stored.id], now: new Date() }) : null,
+    listVoteTallies({ db, requests: [stored] }),
   ]);
   const held = takes?.get(stored.id);
   const approved =
@@ -99,6 +108,7 @@ export async function loadRequestDetail(
     ),
     conversation: toLines(messages),
     changes: listArgumentChanges(stored.request.data, stored.args, approved),
+    tally: tallies.get(stored.id) ?? null,
     take: takeable
       ? {
           allowed: true,

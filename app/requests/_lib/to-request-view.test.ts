@@ -13,6 +13,8 @@ const stored: StoredRequest = {
   status: "open",
   threadId: "t-1",
   ownerId: "u-1",
+  audienceGroup: null,
+  required: 1,
   createdAt: "2030-01-01T00:00:00.000Z",
   resolvedAt: null,
   answer: null,

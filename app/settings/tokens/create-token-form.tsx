@@ -8,6 +8,10 @@ import { McpSetup } from "./mcp-setup";
 const SCOPES = [
   { value: "requests:write", label: "requests:write — make and cancel requests" },
   { value: "requests:read", label: "requests:read — read requests and wait for their answers" },
+  {
+    value: "requests:answer",
+    label: "requests:answer — answer requests, or vote on your group's, as you would in the inbox",
+  },
 ] as const;
 
 const LIFETIMES = [
@@ -60,7 +64,13 @@ export function CreateTokenForm({ createToken }: { createToken: CreateToken }) {
           <legend>Scopes</legend>
           {SCOPES.map((scope) => (
             <label key={scope.value} className="checkbox">
-              <input type="checkbox" name="scopes" value={scope.value} defaultChecked /> {scope.label}
+              <input
+                type="checkbox"
+                name="scopes"
+                value={scope.value}
+                defaultChecked={scope.value !== "requests:answer"}
+              />{" "}
+              {scope.label}
             </label>
           ))}
         </fieldset>

@@ -30,7 +30,7 @@ export interface McpCallContext {
 export interface Ask {
   tool: string;
   request: Omit<InboxRequest, "id">;
-  audience?: Audience;
+  audience?: Exclude<Audience, "group">;
   /** What names this call across retries: the client's id for it, else its input. */
   callKey: string | undefined;
   /** Everything that makes two tries the same call; a call key reused with other input is refused. */

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
+  answerRequestBody,
   apiRequestSchema,
+  conflictSchema,
   createRequestBody,
   errorSchema,
   idempotencyKeySchema,
@@ -65,7 +67,7 @@ export const createRequestRoute = {
     ...bodyRefusals,
     422: {
       description:
-        "The Idempotency-Key was used with another body, or another audience once the default is applied.",
+        "The Idempotency-Key was used with another body, or another audience once the default is applied; or the audience names a group that does not exist, has fewer members besides the asker than `required`, or is given for a request that is not an approval (`issues` names /audience/group, /audience/required or /audience).",
       schema: errorSchema,
     },
   },
@@ -133,6 +135,39 @@ export const cancelRequestRoute = {
   },
 } satisfies ApiRouteSpec;
 
+export const answerRequestRoute = {
+  method: "POST",
+  path: "/api/v1/requests/{id}/answer",
+  operationId: "answerRequest",
+  summary:
+    "Answer a request, or vote on one addressed to your approver group, as the token's owner: the inbox's rules.",
+  scope: "requests:answer",
+  params: requestIdParams,
+  body: answerRequestBody,
+  responses: {
+    200: {
+      description:
+        "Recorded: the request as it now stands (still open while a group's votes are short of `required`).",
+      schema: apiRequestSchema,
+    },
+    ...refusals,
+    ...bodyRefusals,
+    403: {
+      description:
+        "The token lacks requests:answer, or its owner may not answer this request (the asker of a group's request never votes: four eyes).",
+      schema: errorSchema,
+    },
+    404: { description: "No such request that this token's owner may see.", schema: errorSchema },
+    409: {
+      description:
+        "Closed already, or a second vote by the same person, or a vote that came after the request was settled (kept, as too late); `request` is the outcome so far.",
+      schema: conflictSchema,
+    },
+    410: { description: "Expired.", schema: errorSchema },
+    422: { description: "`data` does not satisfy the request's `data.schema`.", schema: errorSchema },
+  },
+} satisfies ApiRouteSpec;
+
 export const openApiRoute = {
   method: "GET",
   path: "/api/v1/openapi.json",
@@ -151,5 +186,6 @@ export const apiRoutes: ApiRouteSpec[] = [
   readRequestRoute,
   requestEventsRoute,
   cancelRequestRoute,
+  answerRequestRoute,
   openApiRoute,
 ];

@@ -42,9 +42,61 @@ const PLAIN_TEXT_MESSAGE =
 const HTTP_URL =
   /^[hH][tT][tT][pP][sS]?:\/\/[^/?#\\@\s\u202A-\u202E\u2066-\u2069]+(?:[/?#][^\s\u202A-\u202E\u2066-\u2069]*)?$/;
 
+/** An approval addressed to an approver group: M of its members, never the asker, must approve (ADR 0076). */
+export const groupAudienceSchema = z
+  .object({
+    group: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be a group's slug: lower-case letters, digits and -")
+      .describe("The approver group's slug, e.g. finance."),
+    required: z
+      .number()
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(10, "must be at most 10")
+      .describe("How many members must approve: 1 to 10, and no more than the members besides the asker."),
+  })
+  .strict()
+  .register(apiComponents, {
+    id: "GroupAudience",
+    description: "The members of an approver group vote; the asker (the token's owner) never counts.",
+  });
+
 export const audienceSchema = z
-  .enum(["owner", "reviewers"])
-  .describe("Who must answer: the token's owner, or anyone with the reviewer role.");
+  .union([z.enum(["owner", "reviewers"]), groupAudienceSchema])
+  .describe(
+    "Who must answer: the token's owner, anyone with the reviewer role, or M members of an approver group (approvals only).",
+  );
+
+/** One member's vote on a group's request. */
+export const voteSchema = z
+  .object({
+    by: z.string().describe("The voter's email."),
+    ok: z.boolean().describe("Approved (true) or declined (false)."),
+    at: z.string().describe("When, RFC 3339."),
+    note: z.string().optional().describe("The approver's note or the decliner's reason."),
+    counts: z
+      .enum(["counted", "void", "late"])
+      .describe(
+        "counted; void when the arguments were edited after it; late when it came after the request was settled.",
+      ),
+  })
+  .register(apiComponents, { id: "Vote" });
+
+/** POST /api/v1/requests/{id}/answer: the Answer without its id. */
+export const answerRequestBody = z
+  .object({
+    ok: z.boolean().describe("Approve or answer (true), or decline (false)."),
+    data: dataObject
+      .optional()
+      .describe("What the answer carries; for ok: true it must satisfy the request's `data.schema`."),
+    reason: z
+      .enum(["declined"])
+      .optional()
+      .describe("With ok: false only; a person's decline is always declined."),
+  })
+  .strict()
+  .register(apiComponents, { id: "AnswerBody" });
 
 export const createRequestBody = z
   .object({
@@ -115,6 +167,8 @@ export const apiRequestSchema = z
     data: z.record(z.string(), z.unknown()).optional(),
     expiresAt: z.string().optional(),
     audience: audienceSchema,
+    required: z.number().int().describe("How many approvals settle it: M for a group, else 1."),
+    votes: z.array(voteSchema).describe("Every vote on a group's request, oldest first; empty otherwise."),
     status: z.enum(["open", "answered", "expired", "cancelled"]),
     createdAt: z.string(),
     resolvedAt: z.string().optional().describe("When it left open; absent while open."),
@@ -139,6 +193,10 @@ export const errorSchema = z
       .describe("Per field, as JSON pointers."),
   })
   .register(apiComponents, { id: "Error" });
+
+export const conflictSchema = errorSchema
+  .extend({ request: apiRequestSchema.describe("The request as it stands: the outcome so far.") })
+  .register(apiComponents, { id: "Conflict" });
 
 export const requestIdParams = z.object({ id: z.string().min(1).max(200) });
 
@@ -175,4 +233,5 @@ export const listRequestsQuery = z.object({
 });
 
 export type CreateRequestBody = z.infer<typeof createRequestBody>;
+export type ApiVote = z.infer<typeof voteSchema>;
 export type ApiRequest = z.infer<typeof apiRequestSchema>;

@@ -3,6 +3,9 @@ import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { authenticateApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
+import type { DbClient } from "@/lib/db/db-types";
+import { listVotes } from "@/lib/db/request-votes";
+import type { StoredRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
 import { untilDraining } from "@/lib/http/server-draining.mjs";
 import type {
@@ -18,7 +21,7 @@ import { toApiRequest } from "./to-api-request";
 
 // What each /api/v1/requests call does once its token, scope, rate and input have passed.
 
-type CallOf<Spec> =
+export type CallOf<Spec> =
   Spec extends ApiRouteSpec<infer P, infer Q, infer B> ? ApiCall<z.infer<P>, z.infer<Q>, z.infer<B>> : never;
 
 /** The same JSON text for the same body however its keys were ordered. */
@@ -45,7 +48,14 @@ function idempotencyKeyOf(request: Request): string | null {
   });
 }
 
-function callerOf(call: { caller: ApiCall<unknown, unknown, unknown>["caller"] }) {
+/** Requests as the API returns them, each with its votes (a group's; none for the rest). */
+export async function apiRequestsWithVotes(db: DbClient, stored: StoredRequest[]) {
+  const grouped = stored.filter((r) => r.audience === "group").map((r) => r.id);
+  const votes = await listVotes({ db, requestRowIds: grouped });
+  return stored.map((r) => toApiRequest(r, votes.get(r.id)));
+}
+
+export function callerOf(call: { caller: ApiCall<unknown, unknown, unknown>["caller"] }) {
   if (!call.caller) throw new AppError("unauthorized:token");
   return call.caller;
 }
@@ -95,12 +105,12 @@ export async function listRequestsCall(
     ...(after ? { after } : {}),
     limit: limit ?? 20,
   });
-  return { status: 200, body: { requests: page.requests.map(toApiRequest), next: page.next } };
+  return { status: 200, body: { requests: await apiRequestsWithVotes(db, page.requests), next: page.next } };
 }
 
 export async function readRequestCall(
   call: CallOf<typeof readRequestRoute>,
-  { engine }: ApiServices,
+  { db, engine }: ApiServices,
 ): Promise<ApiReply> {
   const caller = callerOf(call);
   const input = { requestId: call.params.id, ownerId: caller.actor.id };
@@ -113,7 +123,8 @@ export async function readRequestCall(
           signal: untilDraining(call.request.signal),
         })
       : await engine.readOwnRequest(input);
-  return { status: 200, body: toApiRequest(stored) };
+  const [body] = await apiRequestsWithVotes(db, [stored]);
+  return { status: 200, body };
 }
 
 export async function cancelRequestCall(

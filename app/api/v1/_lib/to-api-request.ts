@@ -1,12 +1,23 @@
+import type { StoredVote } from "@/lib/db/request-votes";
 import type { StoredRequest } from "@/lib/db/requests";
 import type { Answer } from "@/lib/toolnexus/types";
-import type { ApiRequest } from "./api-schemas";
+import type { ApiRequest, ApiVote } from "./api-schemas";
+
+function toApiVote(vote: StoredVote): ApiVote {
+  return {
+    by: vote.email,
+    ok: vote.ok,
+    at: vote.createdAt,
+    ...(vote.note ? { note: vote.note } : {}),
+    counts: vote.status,
+  };
+}
 
 /**
  * A stored request as the API returns it: the suspension contract's Request fields, where it
  * stands, and once it has left "open" its Answer. Absent fields are left out, never null.
  */
-export function toApiRequest(stored: StoredRequest): ApiRequest {
+export function toApiRequest(stored: StoredRequest, votes: StoredVote[] = []): ApiRequest {
   const { request } = stored;
   const out: ApiRequest = {
     id: stored.id,
@@ -15,7 +26,12 @@ export function toApiRequest(stored: StoredRequest): ApiRequest {
     ...(request.url !== undefined ? { url: request.url } : {}),
     ...(request.data !== undefined ? { data: request.data } : {}),
     ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}),
-    audience: stored.audience,
+    audience:
+      stored.audience === "group"
+        ? { group: stored.audienceGroup ?? "", required: stored.required }
+        : stored.audience,
+    required: stored.required,
+    votes: votes.map(toApiVote),
     status: stored.status,
     createdAt: stored.createdAt,
   };

@@ -114,7 +114,8 @@ export function documentContract(document: Json) {
       const content = (operation(operationId).requestBody as { content: Record<string, { schema: Json }> })
         .content["application/json"]!;
       return contractOf(resolve(content.schema), (error) => {
-        if (error.keyword === "required") return `/${error.params.missingProperty}`;
+        // A field missing inside another (an audience's `required`) is named by the outer one.
+        if (error.keyword === "required" && !error.instancePath) return `/${error.params.missingProperty}`;
         return `/${error.instancePath.split("/")[1] ?? ""}`;
       });
     },
