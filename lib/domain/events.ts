@@ -6,8 +6,11 @@ import type { Request, Usage } from "@/lib/toolnexus/types";
 
 export type RunState = "running" | "pending" | "done" | "incomplete" | "failed" | "cancelled";
 export type RequestState = "open" | "answered" | "expired" | "cancelled";
-/** Who may answer a parked request: the thread's owner, or anyone with the reviewer role. */
-export type Audience = "owner" | "reviewers";
+/**
+ * Who may answer a parked request: the thread's owner, anyone with the reviewer role, or the
+ * members of one approver group (the request's `audienceGroup`).
+ */
+export type Audience = "owner" | "reviewers" | "group";
 
 /** A parked request as the UI shows it. `id` is what `answerRequest` takes. */
 export interface ParkedRequestView {

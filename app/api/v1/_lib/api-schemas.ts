@@ -114,7 +114,9 @@ export const apiRequestSchema = z
     url: z.string().optional(),
     data: z.record(z.string(), z.unknown()).optional(),
     expiresAt: z.string().optional(),
-    audience: audienceSchema,
+    audience: z
+      .enum(["owner", "reviewers", "group"])
+      .describe("Who must answer: the owner, anyone with the reviewer role, or an approver group's members."),
     status: z.enum(["open", "answered", "expired", "cancelled"]),
     createdAt: z.string(),
     resolvedAt: z.string().optional().describe("When it left open; absent while open."),
