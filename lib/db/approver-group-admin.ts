@@ -1,4 +1,5 @@
 import "server-only";
+import type { ApproverGroupRow } from "@/lib/domain/approver-groups";
 import { describeRule } from "@/lib/domain/tool-rules";
 import { type AuditAction, recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
@@ -8,16 +9,7 @@ import { isUniqueViolation } from "./unique-violation";
 // An admin's changes to approver groups. Each one writes its audit entry (who, what; the row's
 // time is when) in the same transaction as the change, so the log never disagrees with the groups.
 
-export interface ApproverGroupListing {
-  id: string;
-  slug: string;
-  name: string;
-  members: { userId: string; email: string | null; name: string | null; addedAt: string }[];
-  /** The rules that address the group, "refund rule 1": while any does, it cannot be deleted. */
-  usedBy: string[];
-}
-
-export async function listApproverGroups({ db }: { db: DbClient }): Promise<ApproverGroupListing[]> {
+export async function listApproverGroups({ db }: { db: DbClient }): Promise<ApproverGroupRow[]> {
   const [groups, rules] = await Promise.all([
     db.approverGroup.findMany({
       orderBy: { slug: "asc" },
