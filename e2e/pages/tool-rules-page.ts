@@ -5,7 +5,7 @@ export class ToolRulesPage {
   readonly section: Locator;
 
   constructor(readonly page: Page) {
-    this.section = page.getByRole("region", { name: "Rules" });
+    this.section = page.getByRole("region", { name: "Rules", exact: true });
   }
 
   async goto(): Promise<void> {
