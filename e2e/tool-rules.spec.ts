@@ -17,6 +17,8 @@ test.describe("tool rules and approver groups", () => {
     signInAs,
     db,
   }, testInfo) => {
+    // The tools page lists every tool with its policy and rules; each save and trial is a round trip.
+    test.setTimeout(180_000);
     const toolName = toolFor(testInfo.project.name);
     const admin = await signInAs("admin");
     const rules = new ToolRulesPage(admin.page);
@@ -54,6 +56,7 @@ test.describe("tool rules and approver groups", () => {
     signInAs,
     db,
   }) => {
+    test.setTimeout(180_000);
     const admin = await signInAs("admin");
     const groups = new AdminGroupsPage(admin.page);
     await groups.goto();
