@@ -40,6 +40,19 @@ export const appErrorCatalog = {
     message: "This delivery is already waiting to be sent; it cannot be replayed until it is sent or fails.",
   },
   "not_found:tool": { status: 404, message: "The agent has no tool of this name." },
+  "not_found:group": { status: 404, message: "This approver group does not exist (any more)." },
+  "conflict:group_slug": {
+    status: 409,
+    message: "A group with this slug already exists. Choose another slug.",
+  },
+  "conflict:group_in_use": {
+    status: 409,
+    message: "Rules still address this group. Change those rules first.",
+  },
+  "conflict:rules_changed": {
+    status: 409,
+    message: "This tool's rules were changed meanwhile. Reload the page and try again.",
+  },
   "not_found:allowance": { status: 404, message: "This tool is not allowed in this chat (any more)." },
   "not_found:token_grant": { status: 404, message: "This tool is not allowed for this token (any more)." },
   "conflict:answer": { status: 409, message: "This request has already been answered." },

@@ -4,6 +4,7 @@ const TABS = [
   { href: "/admin/users", label: "Users" },
   { href: "/admin/runs", label: "Runs" },
   { href: "/admin/tools", label: "Tools" },
+  { href: "/admin/groups", label: "Groups" },
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/tokens", label: "API tokens" },
   { href: "/admin/audit", label: "Audit" },

@@ -13,5 +13,6 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { email: "alice@example.com", name: "Alice", role: "user" },
   { email: "bob@example.com", name: "Bob", role: "user" },
   { email: "rita@example.com", name: "Rita (reviewer)", role: "reviewer" },
+  { email: "sam@example.com", name: "Sam (reviewer)", role: "reviewer" },
   { email: "admin@example.com", name: "Admin", role: "admin" },
 ];

@@ -27,6 +27,8 @@ export interface Suspension {
   toolName: string;
   args: Record<string, unknown>;
   audience: Audience;
+  /** For audience "group": the group's slug and how many of its members must approve. */
+  group?: { audienceGroup: string; required: number };
 }
 
 /**
@@ -103,8 +105,8 @@ export async function parkRun({
     if (created.length > 0)
       await hot.execute(sql`
         INSERT INTO ${sqlTable("Request")} ("id", "requestId", "runId", "threadId", "ownerId", "toolCallId",
-          "toolName", "args", "kind", "prompt", "url", "data", "expiresAt", "payload", "audience", "status",
-          "origin", "createdAt", "updatedAt")
+          "toolName", "args", "kind", "prompt", "url", "data", "expiresAt", "payload", "audience", "audienceGroup",
+          "required", "status", "origin", "createdAt", "updatedAt")
         VALUES ${sqlRows(
           created.map(({ suspension: s, id, argsText, payloadText }) => [
             id,
@@ -122,6 +124,8 @@ export async function parkRun({
             sqlTime(s.request.expiresAt ? new Date(s.request.expiresAt) : null),
             sqlJson(payloadText),
             s.audience,
+            s.group?.audienceGroup ?? null,
+            sqlInt(s.group?.required ?? 1),
             "open",
             "run",
             now,

@@ -8,7 +8,8 @@ import type { Request } from "@/lib/toolnexus/types";
  * a production deploy cannot wave it through themselves; input, questions and sign-ins are
  * the owner's, since only they know the answer (and only they should hold the credentials).
  * An approval the tool gate asked for under "the chat's owner approves" says so in
- * `data.audience` (the gate strips that key from every tool's own requests).
+ * `data.audience` (the gate strips that key from every tool's own requests); one it addressed
+ * to an approver group names the group and how many approvals it needs (`groupAddressFor`).
  */
 export interface AnswerPolicy {
   audienceFor(request: Pick<Request, "kind" | "data">): Audience;
@@ -36,10 +37,13 @@ export function createAnswerPolicy({
 } = {}): AnswerPolicy {
   const table = new Map(Object.entries({ ...defaultAudienceByKind, ...audienceByKind }));
   return {
-    audienceFor: ({ kind, data }) =>
-      requestKindSpec(kind).audienceFromGate && (data?.audience === "owner" || data?.audience === "reviewers")
-        ? data.audience
-        : (table.get(kind) ?? fallback),
+    audienceFor: (request) => {
+      const { kind, data } = request;
+      if (!requestKindSpec(kind).audienceFromGate) return table.get(kind) ?? fallback;
+      if (data?.audience === "owner" || data?.audience === "reviewers") return data.audience;
+      if (groupAddressFor(request)) return "group";
+      return table.get(kind) ?? fallback;
+    },
     mayAnswer: ({ actor, audience, ownerId, member }) =>
       audience === "owner"
         ? actor.id === ownerId
@@ -48,4 +52,29 @@ export function createAnswerPolicy({
           : actor.role === "reviewer" || actor.role === "admin",
     mayCancel: ({ actor, ownerId }) => actor.id === ownerId || actor.role === "admin",
   };
+}
+
+/** The most approvals a request may need from a group. */
+export const GROUP_REQUIRED_MAX = 10;
+
+/**
+ * The group an approval the gate addressed to one names, and how many of its members must
+ * approve; undefined for every other request (a tool's own requests never get here: the gate
+ * strips these keys from them).
+ */
+export function groupAddressFor({
+  kind,
+  data,
+}: Pick<Request, "kind" | "data">): { audienceGroup: string; required: number } | undefined {
+  if (!requestKindSpec(kind).audienceFromGate || data?.audience !== "group") return undefined;
+  const { audienceGroup, required } = data;
+  if (typeof audienceGroup !== "string" || audienceGroup === "") return undefined;
+  if (
+    typeof required !== "number" ||
+    !Number.isInteger(required) ||
+    required < 1 ||
+    required > GROUP_REQUIRED_MAX
+  )
+    return undefined;
+  return { audienceGroup, required };
 }

@@ -3,6 +3,7 @@ import { finishRun } from "@/lib/db/run-endings";
 import { releaseRunLeases } from "@/lib/db/run-leases";
 import { logger } from "@/lib/log/logger";
 import type { RunResult } from "@/lib/toolnexus/types";
+import { groupAddressFor } from "./answer-policy";
 import type { DriveDeps, Segment } from "./drive-run";
 import type { EventWriter } from "./event-writer";
 
@@ -23,12 +24,15 @@ export async function parkSegment(
   for (const slot of checkpoint.slots) {
     if (slot.state.status !== "suspended") continue;
     const { request } = slot.state;
+    const audience = deps.policy.audienceFor(request);
+    const group = audience === "group" ? groupAddressFor(request) : undefined;
     suspensions.push({
       request,
       toolCallId: slot.call.id,
       toolName: slot.call.name,
       args: slot.call.args,
-      audience: deps.policy.audienceFor(request),
+      audience,
+      ...(group ? { group } : {}),
     });
   }
   await writer.storeWith((bodies) =>

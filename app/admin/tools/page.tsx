@@ -3,6 +3,7 @@ import { AdminTabs } from "@/components/admin/admin-tabs";
 import { mcpConfigPath } from "@/lib/agent/mcp/app-mcp-pool";
 import { requirePageRole } from "@/lib/auth/guards";
 import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
+import { ToolRulesSection } from "./_rules/rules-section";
 import { loadServersSection } from "./_servers/load-servers-section";
 import { ServersSection } from "./_servers/servers-section";
 import { BuiltinToolsSection } from "./builtin-tools-section";
@@ -33,6 +34,7 @@ export default async function AdminToolsPage() {
       />
       <BuiltinToolsSection db={db} />
       <ToolPolicySection db={db} adminId={admin.id} mcpTools={mcpTools} />
+      <ToolRulesSection db={db} adminId={admin.id} mcpTools={mcpTools} />
     </section>
   );
 }

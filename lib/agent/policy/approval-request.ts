@@ -1,7 +1,15 @@
 import { type Answer, type Context, type JsonSchema, pending, type Tool, type ToolResult } from "toolnexus";
 import type { ApprovalProfile } from "./approval-profile";
 
-export type AskingPolicy = "owner" | "reviewer";
+export type AskingPolicy = "owner" | "reviewer" | "group";
+
+const ASKING_POLICIES: readonly AskingPolicy[] = ["owner", "reviewer", "group"];
+
+/** Who the gate asks: the chat's owner, any reviewer, or `required` members of a group. */
+export type Asking =
+  | { policy: "owner" }
+  | { policy: "reviewer" }
+  | { policy: "group"; group: string; required: number };
 
 export const NOTE_MAX_LENGTH = 500;
 
@@ -16,14 +24,14 @@ export function approvalIdFor(policy: AskingPolicy, ctx: Context | undefined): s
 
 /** Both ids the gate may have asked one call's approval under. */
 export function approvalIdsFor(ctx: Context | undefined): string[] {
-  return [approvalIdFor("owner", ctx), approvalIdFor("reviewer", ctx)];
+  return ASKING_POLICIES.map((policy) => approvalIdFor(policy, ctx));
 }
 
 /** Which policy a retry's answer approved the call under, or undefined if it is not the gate's. */
 export function approvedUnder(ctx: Context | undefined): AskingPolicy | undefined {
   const id = ctx?.answer?.id;
   if (id === undefined) return undefined;
-  for (const policy of ["owner", "reviewer"] as const) if (id === approvalIdFor(policy, ctx)) return policy;
+  for (const policy of ASKING_POLICIES) if (id === approvalIdFor(policy, ctx)) return policy;
   return undefined;
 }
 
@@ -33,17 +41,24 @@ function defaultPrompt(tool: Tool, args: Record<string, unknown>): string {
   return `Approve running ${tool.annotations?.title ?? tool.name} with ${brief}?`;
 }
 
+/** How the request says who answers it; the engine stores it from these keys (`groupAddressFor`). */
+function audienceData(asking: Asking): Record<string, unknown> {
+  if (asking.policy === "group")
+    return { audience: "group", audienceGroup: asking.group, required: asking.required };
+  return { audience: asking.policy === "owner" ? "owner" : "reviewers" };
+}
+
 /** The approval the gate parks a call on: the tool, its arguments to edit, a note, and (for the owner) "always allow". */
 export function approvalRequest(input: {
   tool: Tool;
   args: Record<string, unknown>;
   ctx: Context | undefined;
-  policy: AskingPolicy;
+  asking: Asking;
   profile: ApprovalProfile | undefined;
   offerAllowInThread: boolean;
   expiresAt: string;
 }): ToolResult {
-  const { tool, args, ctx, policy, profile } = input;
+  const { tool, args, ctx, asking, profile } = input;
   const editable: JsonSchema = profile?.editableSchema?.(args, tool.inputSchema) ?? tool.inputSchema;
   const properties: Record<string, unknown> = {
     arguments: { ...editable, title: "Arguments" },
@@ -53,13 +68,13 @@ export function approvalRequest(input: {
     properties.allowInThread = { type: "boolean", title: `Always allow ${tool.name} in this chat` };
   }
   return pending({
-    id: approvalIdFor(policy, ctx),
+    id: approvalIdFor(asking.policy, ctx),
     kind: "approval",
     prompt: profile?.prompt?.(args) ?? defaultPrompt(tool, args),
     data: {
       tool: tool.name,
       source: tool.source,
-      audience: policy === "owner" ? "owner" : "reviewers",
+      ...audienceData(asking),
       arguments: args,
       values: { arguments: args },
       schema: { type: "object", properties, required: ["arguments"], additionalProperties: false },
@@ -95,7 +110,7 @@ export function describeApproval(
   original: Record<string, unknown>,
   approved: ApprovedCall,
 ): string {
-  const who = policy === "reviewer" ? "reviewer" : "chat's owner";
+  const who = policy === "reviewer" ? "reviewer" : policy === "group" ? "approvers" : "chat's owner";
   const keys = new Set([...Object.keys(original), ...Object.keys(approved.args)]);
   const changes: string[] = [];
   for (const key of keys) {
@@ -104,7 +119,7 @@ export function describeApproval(
     if (before !== after) changes.push(`${key} from ${before ?? "unset"} to ${after ?? "unset"}`);
   }
   const changed = changes.length > 0 ? ` The ${who} changed ${changes.join(", ")}.` : "";
-  const label = policy === "reviewer" ? "Reviewer's" : "Owner's";
+  const label = policy === "reviewer" ? "Reviewer's" : policy === "group" ? "Approvers'" : "Owner's";
   const noted = approved.note ? ` ${label} note: "${approved.note}".` : "";
   return `${changed}${noted}`;
 }

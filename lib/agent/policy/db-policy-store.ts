@@ -1,3 +1,4 @@
+import { getApproverGroupBySlug, listGroupSlugsForUser } from "@/lib/db/approver-groups";
 import type { DbClient } from "@/lib/db/db-types";
 import { listRequestsByWireIds } from "@/lib/db/requests";
 import {
@@ -6,6 +7,8 @@ import {
   hasThreadToolAllowance,
   listToolPolicies,
 } from "@/lib/db/tool-policies";
+import { listToolRules, recordRuleFailure } from "@/lib/db/tool-rules";
+import { getUserById } from "@/lib/db/users";
 import type { PolicyStore } from "./policy-store";
 
 /** Policies and allowances as the database holds them: one small read per gated call, no cache to go stale. */
@@ -25,5 +28,19 @@ export function createDbPolicyStore({ db }: { db: DbClient }): PolicyStore {
       }
       return undefined;
     },
+    rulesOf: (toolName) => listToolRules({ db, toolName }),
+    callerOf: async (userId) => {
+      const [user, groups] = await Promise.all([
+        getUserById({ db, userId }),
+        listGroupSlugsForUser({ db, userId }),
+      ]);
+      return { email: user?.email ?? "", role: user?.role ?? "user", groups };
+    },
+    eligibleApprovers: async ({ slug, askerId }) => {
+      const group = await getApproverGroupBySlug({ db, slug });
+      return group?.memberIds.filter((id) => id !== askerId).length;
+    },
+    recordRuleFailure: ({ toolName, actorId, detail }) =>
+      recordRuleFailure({ db, toolName, actorId, detail }),
   };
 }

@@ -9,6 +9,7 @@ import {
 import { defaultPolicyFor, type ToolPolicy } from "@/lib/domain/tool-policy";
 import type { ApprovalProfiles } from "./approval-profile";
 import {
+  type Asking,
   type AskingPolicy,
   approvalIdsFor,
   approvalRequest,
@@ -17,6 +18,7 @@ import {
   readApproval,
 } from "./approval-request";
 import type { PolicyStore } from "./policy-store";
+import { ruleVerdict } from "./rule-verdict";
 
 export interface GateOptions {
   /** Without a store every tool runs under its default and "always allow" is not offered. */
@@ -40,14 +42,25 @@ function blockedResult(name: string): ToolResult {
   return { output: `The tool ${name} is blocked by an administrator and was not run.`, isError: true };
 }
 
+function blockedByRule(name: string, position: number): ToolResult {
+  return {
+    output: `This call of ${name} is blocked by an administrator's rule (rule ${position + 1}) and was not run.`,
+    isError: true,
+  };
+}
+
+/** Keys only the gate may set on a request: who answers it. */
+const GATE_KEYS = ["audience", "audienceGroup", "required"] as const;
+
 /**
  * Only the gate decides who answers an approval (through `data.audience`), so a tool's own
  * suspension cannot address itself to the chat's owner to get around a reviewer.
  */
 function withoutAudience(result: ToolResult): ToolResult {
   const request = pendingOf(result);
-  if (!request?.data || !("audience" in request.data)) return result;
-  const { audience: _dropped, ...data } = request.data;
+  if (!request?.data || !GATE_KEYS.some((key) => key in request.data!)) return result;
+  const data = { ...request.data };
+  for (const key of GATE_KEYS) delete data[key];
   return { ...result, metadata: { ...result.metadata, pending: { ...request, data } } };
 }
 
@@ -56,7 +69,9 @@ function withoutAudience(result: ToolResult): ToolResult {
  * policy that asks parks on an approval and runs, with the arguments as approved, only on the
  * retry that carries the approval; a declined call is never retried, so it never runs (the
  * loop feeds the decline back). Blocked tools are left out of the specs the model sees and
- * refused if called anyway. Policies are read at every call, so a change applies to the next one.
+ * refused if called anyway. Before the policy, the tool's rules are judged (ADR 0074): the first
+ * whose condition holds decides, and one that cannot be judged refuses the call. Policies and
+ * rules are read at every call, so a change applies to the next one.
  */
 export async function gateToolkit(
   inner: ToolkitLike & { tools(): Tool[]; close(): Promise<void> },
@@ -112,20 +127,48 @@ export async function gateToolkit(
     // A retry with the tool's own answer continues a call that has already started, with the
     // arguments it was approved with if it was.
     if (ctx?.answer) return run(tool, (await approvedArguments(ctx)) ?? args, ctx);
+    const verdict = store
+      ? await ruleVerdict({
+          store,
+          tool,
+          args,
+          askerId: thread?.ownerId,
+          runId: options.runId,
+          threadId: thread?.threadId,
+        })
+      : ({ status: "none" } as const);
+    if (verdict.status === "refused") return verdict.result;
+    if (verdict.status === "decided") {
+      const { outcome } = verdict;
+      if (outcome.kind === "free") return run(tool, args, ctx);
+      if (outcome.kind === "blocked") return blockedByRule(name, verdict.position);
+      if (outcome.kind === "group")
+        return ask(tool, args, ctx, { policy: "group", group: outcome.group, required: outcome.required });
+      return ask(tool, args, ctx, { policy: outcome.kind === "owner" ? "owner" : "reviewer" });
+    }
     if (policy === "free") return run(tool, args, ctx);
     const profile = profiles[name];
     if (profile?.asksFor && !profile.asksFor(args)) return run(tool, args, ctx);
-    if (policy === "owner" && store && thread) {
-      if (await store.isAllowedInThread({ threadId: thread.threadId, toolName: name }))
+    return ask(tool, args, ctx, { policy });
+  };
+
+  const ask = async (
+    tool: Tool,
+    args: Record<string, unknown>,
+    ctx: Context | undefined,
+    asking: Asking,
+  ): Promise<ToolResult> => {
+    if (asking.policy === "owner" && store && thread) {
+      if (await store.isAllowedInThread({ threadId: thread.threadId, toolName: tool.name }))
         return run(tool, args, ctx);
     }
     return approvalRequest({
       tool,
       args,
       ctx,
-      policy,
-      profile,
-      offerAllowInThread: policy === "owner" && store !== undefined && thread !== undefined,
+      asking,
+      profile: profiles[tool.name],
+      offerAllowInThread: asking.policy === "owner" && store !== undefined && thread !== undefined,
       expiresAt: options.approvalExpiresAt(),
     });
   };

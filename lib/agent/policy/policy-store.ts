@@ -1,4 +1,5 @@
 import type { ToolPolicy } from "@/lib/domain/tool-policy";
+import type { ToolRuleRow } from "@/lib/domain/tool-rules";
 
 /**
  * Where the gate reads admins' policy choices and chat owners' allowances, at call time, so a
@@ -19,4 +20,19 @@ export interface PolicyStore {
     runId: string;
     requestIds: string[];
   }): Promise<Record<string, unknown> | undefined>;
+  /** A tool's rules in the order they are tried (read at every call: no cache to go stale). */
+  rulesOf(toolName: string): Promise<ToolRuleRow[]>;
+  /** What a rule's condition sees of the person whose chat makes the call. */
+  callerOf(userId: string): Promise<{ email: string; role: string; groups: string[] }>;
+  /**
+   * The members of a group who could approve a call of `askerId` (never the asker: four eyes),
+   * or undefined when there is no such group.
+   */
+  eligibleApprovers(input: { slug: string; askerId: string }): Promise<number | undefined>;
+  /** Records in the audit that a rule could not be judged and so refused a call. */
+  recordRuleFailure(input: {
+    toolName: string;
+    actorId: string | null;
+    detail: { position: number; condition: string; error: string; runId?: string; threadId?: string };
+  }): Promise<void>;
 }
