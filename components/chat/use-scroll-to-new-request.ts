@@ -39,8 +39,15 @@ export function useScrollToNewRequest(
     if (fresh.length === 0) return;
     const card = document.querySelector(requestCardSelector(fresh[0]!));
     if (!card) return;
-    // The cursor goes to the request's first field: the message box only waits meanwhile.
-    focusFirstField(card, composer.current);
+    // The cursor goes to the request's first field: the message box only waits meanwhile (unless
+    // a message is being written in it), and so does a card that has been answered.
+    focusFirstField(card, (active) => {
+      const typing = active instanceof HTMLTextAreaElement && active.value.trim() !== "";
+      return (
+        (composer.current?.contains(active) === true && !typing) ||
+        active.closest(".pending-card:not(.pending-card-open)") !== null
+      );
+    });
     const { top, bottom } = card.getBoundingClientRect();
     // The message box is sticky at the bottom, so the part behind it is not in view either.
     const visibleBottom = window.innerHeight - (composer.current?.offsetHeight ?? 0);

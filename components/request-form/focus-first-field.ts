@@ -5,17 +5,25 @@ const FIELD = DATA_FORMS.flatMap((form) =>
 ).join(", ");
 
 /**
- * Puts the cursor in a newly shown request's first field, so answering starts by typing; the
- * page has already been scrolled to the request. Focus the person has put somewhere else (a
- * half-written message, another form) stays where it is: only a page with nothing focused, or
- * with focus in `idleArea` (the chat's message box, which waits while a request is open), moves.
+ * Puts the cursor in a newly shown request's first field, so answering starts by typing. Focus
+ * the person has put somewhere that still matters (a half-written message, another open form)
+ * stays where it is: only a page with nothing focused, a disabled control (a form that was
+ * just sent), or what `isIdle` says merely waits, gives it up.
  */
-export function focusFirstField(container: Element, idleArea?: Element | null): boolean {
+export function focusFirstField(
+  container: Element,
+  isIdle: (active: Element) => boolean = () => false,
+): boolean {
   const active = document.activeElement;
-  const idle = active === null || active === document.body || (idleArea?.contains(active) ?? false);
+  const idle =
+    active === null ||
+    active === document.body ||
+    (active instanceof HTMLButtonElement && active.disabled) ||
+    isIdle(active);
   if (!idle) return false;
-  if (idleArea && active instanceof HTMLTextAreaElement && active.value.trim() !== "") return false;
   const field = container.querySelector<HTMLElement>(FIELD);
-  field?.focus({ preventScroll: true });
-  return field !== null && field !== undefined;
+  if (!field) return false;
+  // The page is scrolled to the request separately, with the motion the person prefers.
+  field.focus({ preventScroll: true });
+  return true;
 }
