@@ -51,6 +51,14 @@ function knownValues(args: Record<string, unknown>): Partial<FlightDetails> {
   return known as Partial<FlightDetails>;
 }
 
+function dateReasons(date: string, today: string): string[] {
+  return date < today ? [`the departure date ${date} is in the past; choose ${today} or later`] : [];
+}
+
+function issueMessages(error: z.ZodError): string[] {
+  return error.issues.map((issue) => issue.message);
+}
+
 /** What the person sent, for the form that asks again: the fields of the form, nothing else. */
 function sentValues(answered: Record<string, unknown>): Partial<Record<keyof FlightDetails, unknown>> {
   const sent: Record<string, unknown> = {};
@@ -109,11 +117,7 @@ export function createBookFlightTool(options: { clock?: Clock; userId?: string }
       const answered: Record<string, unknown> = { ...known, ...(ctx.answer.data ?? {}) };
       const parsed = detailsSchema.safeParse(answered);
       const today = clock().toISOString().slice(0, 10);
-      const reasons = parsed.success
-        ? parsed.data.date < today
-          ? [`the departure date ${parsed.data.date} is in the past; choose ${today} or later`]
-          : []
-        : parsed.error.issues.map((issue) => issue.message);
+      const reasons = parsed.success ? dateReasons(parsed.data.date, today) : issueMessages(parsed.error);
       // A refused answer is asked for again, saying why, with what was sent filled in: the same
       // call goes on (`continues`), so the run does not end on a detail the person can fix.
       if (!parsed.success || reasons.length > 0) {
