@@ -48,7 +48,9 @@ test("an input form shows field errors for invalid values, and a valid submit re
   await form.field("Email for the e-ticket").fill("not-an-email");
   await form.submit.click();
   // Refused in the browser: the errors sit next to their fields and nothing reached the server.
-  await expect(card.getByText("To (airport code) is not in the expected form.")).toHaveCount(1);
+  await expect(
+    card.getByText("To (airport code) is not in the expected form: write it like JFK."),
+  ).toHaveCount(1);
   await expect(card.getByText("Passengers must be 9 or less.")).toHaveCount(1);
   await expect(card.getByText("Email for the e-ticket must be an email address.")).toHaveCount(1);
   await expect(form.field("Departure date")).not.toHaveAttribute("aria-invalid", "true");

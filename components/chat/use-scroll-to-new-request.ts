@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { focusFirstField } from "@/components/request-form/focus-first-field";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 
 /** The ids of the requests whose cards are in the conversation, oldest first. */
@@ -18,7 +19,8 @@ export function requestCardSelector(requestId: string): string {
 /**
  * Brings a request card that arrives while the page is open into view: on a phone it lands
  * below the screen while the message box only says it waits. Cards already there when the page
- * loaded, and cards already in view, leave the page where it is.
+ * loaded, and cards already in view, leave the page where it is. A new card's first field gets
+ * the cursor unless the person is typing elsewhere.
  */
 export function useScrollToNewRequest(
   messages: ChatMessage[],
@@ -37,6 +39,15 @@ export function useScrollToNewRequest(
     if (fresh.length === 0) return;
     const card = document.querySelector(requestCardSelector(fresh[0]!));
     if (!card) return;
+    // The cursor goes to the request's first field: the message box only waits meanwhile (unless
+    // a message is being written in it), and so does a card that has been answered.
+    focusFirstField(card, (active) => {
+      const typing = active instanceof HTMLTextAreaElement && active.value.trim() !== "";
+      return (
+        (composer.current?.contains(active) === true && !typing) ||
+        active.closest(".pending-card:not(.pending-card-open)") !== null
+      );
+    });
     const { top, bottom } = card.getBoundingClientRect();
     // The message box is sticky at the bottom, so the part behind it is not in view either.
     const visibleBottom = window.innerHeight - (composer.current?.offsetHeight ?? 0);

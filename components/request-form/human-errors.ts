@@ -40,7 +40,13 @@ export function humanMessage(error: FormValidationError): string {
     case "required":
       return `${field} is required.`;
     case "pattern":
-      return `${field} is not in the expected form.`;
+      return typeof params.example === "string"
+        ? `${field} is not in the expected form: write it like ${params.example}.`
+        : `${field} is not in the expected form.`;
+    case "x-minDate":
+      return params.relative === "today"
+        ? `${field} must be today (${params.limit}) or later.`
+        : `${field} must be ${params.limit} or later.`;
     case "format": {
       const format = String(params.format ?? "");
       return `${field} must be ${FORMATS[format] ?? `a valid ${format}`}.`;

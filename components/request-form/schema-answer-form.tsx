@@ -3,6 +3,7 @@
 import Form, { getDefaultRegistry } from "@rjsf/core";
 import type { BaseInputTemplateProps, ErrorListProps, ErrorSchema, RJSFSchema, UiSchema } from "@rjsf/utils";
 import type { ReactNode } from "react";
+import { localToday, minDateOf } from "./date-floor";
 import { humanizeErrors } from "./human-errors";
 import { issuesToErrorSchema } from "./issues-to-error-schema";
 import { schemaValidator } from "./schema-validator";
@@ -25,9 +26,28 @@ interface SchemaAnswerFormProps {
 
 const { BaseInputTemplate } = getDefaultRegistry().templates;
 
-/** The library's input, marked invalid while its field has errors, so it is announced as such. */
+/**
+ * The library's input, marked invalid while its field has errors, so it is announced as such.
+ * A schema's first example becomes the placeholder ("e.g. LHR") instead of the library's list of
+ * suggestions, which would offer the example as if it were the answer; a date field's
+ * `x-minDate` becomes the picker's `min`, so earlier days cannot be picked.
+ */
 function InputTemplate(props: BaseInputTemplateProps) {
-  return <BaseInputTemplate {...props} aria-invalid={props.rawErrors?.length ? true : undefined} />;
+  const { schema, placeholder } = props;
+  const { examples, ...rest } = schema;
+  const example = Array.isArray(examples) ? examples[0] : undefined;
+  const hint =
+    placeholder || (typeof example === "string" || typeof example === "number" ? `e.g. ${example}` : "");
+  const min = props.type === "date" ? minDateOf(schema, localToday()) : undefined;
+  return (
+    <BaseInputTemplate
+      {...props}
+      schema={rest}
+      placeholder={hint}
+      {...(min ? { min } : {})}
+      aria-invalid={props.rawErrors?.length ? true : undefined}
+    />
+  );
 }
 
 /**
@@ -49,7 +69,7 @@ function focusFirstInvalid(rootId: string) {
   requestAnimationFrame(() => {
     const form = document.getElementById(rootId)?.closest("form");
     const field = form?.querySelector<HTMLElement>(
-      ".field-error input, .field-error select, .field-error textarea, [aria-invalid='true']",
+      ".rjsf-field-error input, .rjsf-field-error select, .rjsf-field-error textarea, [aria-invalid='true']",
     );
     field?.focus();
   });

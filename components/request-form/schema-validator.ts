@@ -9,6 +9,7 @@ import {
   type ValidationData,
   type ValidatorType,
 } from "@rjsf/utils";
+import { dateFloorUnits, localToday, MIN_DATE_KEYWORD } from "./date-floor";
 
 // The request forms' JSON-Schema validation in the browser, without compiling code: Ajv (RJSF's
 // default validator) turns each schema into a function with `new Function`, which would need
@@ -128,6 +129,13 @@ function toRjsfError(unit: OutputUnit, root: Node, uiSchema: UiSchema | undefine
     }
   } else if (LIMIT_KEYWORDS.has(unit.keyword)) {
     params.limit = node[unit.keyword];
+  } else if (unit.keyword === MIN_DATE_KEYWORD) {
+    params.limit = unit.error.match(/\d{4}-\d{2}-\d{2}/)?.[0];
+    if (node[MIN_DATE_KEYWORD] === "today") params.relative = "today";
+  } else if (unit.keyword === "pattern") {
+    // The first example shows the expected form ("like LHR"); a pattern alone says nothing to people.
+    const example = Array.isArray(node.examples) ? node.examples[0] : undefined;
+    if (typeof example === "string" || typeof example === "number") params.example = String(example);
   } else if (unit.keyword === "format") {
     params.format = node.format;
   } else if (unit.keyword === "type") {
@@ -170,16 +178,20 @@ function withRootDefinitions(schema: Node, root: Node): Node {
   return Object.keys(borrowed).length > 0 ? { ...schema, ...borrowed } : schema;
 }
 
-function run(schema: Node, data: unknown): { units: OutputUnit[]; failure?: Error } {
+function run(schema: Node, data: unknown, today: string): { units: OutputUnit[]; failure?: Error } {
   try {
     const { errors } = validatorFor(schema).validate(data);
-    return { units: errors.filter((unit) => LEAF_KEYWORDS.has(unit.keyword)) };
+    const units = errors.filter((unit) => LEAF_KEYWORDS.has(unit.keyword));
+    return { units: [...units, ...dateFloorUnits(schema, data, today)] };
   } catch (error) {
     return { units: [], failure: error instanceof Error ? error : new Error(String(error)) };
   }
 }
 
 export class SchemaValidator implements ValidatorType<unknown, RJSFSchema> {
+  /** "today" for `x-minDate`: the person's date unless a test fixes it. */
+  constructor(private readonly today: () => string = () => localToday()) {}
+
   validateFormData(
     formData: unknown,
     schema: RJSFSchema,
@@ -188,7 +200,7 @@ export class SchemaValidator implements ValidatorType<unknown, RJSFSchema> {
     uiSchema?: UiSchema,
   ): ValidationData<unknown> {
     const root = schema as Node;
-    const { units, failure } = run(root, formData);
+    const { units, failure } = run(root, formData, this.today());
     let errors = units.map((unit) => toRjsfError(unit, root, uiSchema));
     if (failure) errors.push({ stack: `The form's schema cannot be used: ${failure.message}` });
     if (transformErrors) errors = transformErrors(errors, uiSchema);
@@ -196,7 +208,11 @@ export class SchemaValidator implements ValidatorType<unknown, RJSFSchema> {
   }
 
   isValid(schema: RJSFSchema, formData: unknown, rootSchema: RJSFSchema): boolean {
-    const { units, failure } = run(withRootDefinitions(schema as Node, rootSchema as Node), formData);
+    const { units, failure } = run(
+      withRootDefinitions(schema as Node, rootSchema as Node),
+      formData,
+      this.today(),
+    );
     return !failure && units.length === 0;
   }
 
@@ -204,7 +220,7 @@ export class SchemaValidator implements ValidatorType<unknown, RJSFSchema> {
     schema: RJSFSchema,
     formData?: unknown,
   ): { errors?: Result[]; validationError?: Error } {
-    const { units, failure } = run(schema as Node, formData);
+    const { units, failure } = run(schema as Node, formData, this.today());
     return {
       ...(units.length > 0 ? { errors: units as Result[] } : {}),
       ...(failure ? { validationError: failure } : {}),

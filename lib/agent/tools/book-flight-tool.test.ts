@@ -7,8 +7,10 @@ import { createBookFlightTool } from "./book-flight-tool";
 const now = new Date("2030-03-10T09:00:00.000Z");
 const tool = createBookFlightTool({ clock: () => now, userId: "u1" });
 
+// As the server compiles answer schemas (lib/engine/validate-answer.ts): `x-` keywords are the
+// form's, and not strict mode's business.
 function compile(schema: unknown) {
-  const ajv = new Ajv({ allErrors: true });
+  const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
   return ajv.compile(schema as object);
 }
@@ -57,19 +59,47 @@ describe("book_flight tool", () => {
     );
   });
 
-  it("refuses a departure in the past and identical airports", async () => {
+  it("declares a date from today on and shows the codes' form by example", async () => {
+    const schema = pendingOf(await tool.execute({}))?.data?.schema as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema.properties.date).toMatchObject({ format: "date", "x-minDate": "today" });
+    expect(schema.properties.to).toMatchObject({ pattern: "^[A-Z]{3}$", examples: ["JFK"] });
+  });
+
+  it("asks again, saying why and filled in with what was sent, when it refuses a past date", async () => {
     const base = { from: "BER", to: "LIS", passengers: 1, email: "a@example.com" };
     const past = await tool.execute(
       {},
-      { answer: { id: "r", ok: true, data: { ...base, date: "2030-03-09" } } },
+      { answer: { id: "r1", ok: true, data: { ...base, date: "2030-03-09" } }, idempotencyKey: "run:call" },
     );
-    expect(past.isError).toBe(true);
-    expect(past.output).toMatch(/in the past/);
-    const same = await tool.execute(
+    const again = pendingOf(past);
+    expect(again).toMatchObject({
+      kind: "input",
+      prompt:
+        "The flight could not be booked: the departure date 2030-03-09 is in the past; choose 2030-03-10 or later. Please correct the details.",
+      expiresAt: "2030-03-10T10:00:00.000Z",
+      data: { values: { ...base, date: "2030-03-09" } },
+    });
+    // The same call goes on: the loop parks the new question on the slot the answer filled.
+    expect(past.metadata?.continues).toBe("r1");
+    expect(again?.id).not.toBe("r1");
+    const schema = again?.data?.schema as { properties: Record<string, { default?: unknown }> };
+    expect(schema.properties.email?.default).toBe("a@example.com");
+    expect(schema.properties.date?.default).toBe("2030-03-09");
+  });
+
+  it("asks again when the airports are the same, and books once the answer is right", async () => {
+    const base = { from: "BER", to: "LIS", passengers: 1, email: "a@example.com", date: "2030-04-01" };
+    const same = await tool.execute({}, { answer: { id: "r1", ok: true, data: { ...base, to: "BER" } } });
+    expect(pendingOf(same)?.prompt).toBe(
+      "The flight could not be booked: from and to must differ. Please correct the details.",
+    );
+    const booked = await tool.execute(
       {},
-      { answer: { id: "r", ok: true, data: { ...base, to: "BER", date: "2030-04-01" } } },
+      { answer: { id: "r2", ok: true, data: base }, idempotencyKey: "k" },
     );
-    expect(same.isError).toBe(true);
-    expect(same.output).toMatch(/must differ/);
+    expect(pendingOf(booked)).toBeUndefined();
+    expect(booked.output).toMatch(/^Booked BER → LIS on 2030-04-01/);
   });
 });
