@@ -4,6 +4,7 @@ import { AppHeader } from "./app-header";
 import "./globals.css";
 import "./styles/nav.css";
 import "./styles/forms.css";
+import "./styles/outcomes.css";
 
 export const metadata: Metadata = {
   title: "toolnexus",

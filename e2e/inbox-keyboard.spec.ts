@@ -50,7 +50,7 @@ test("a reviewer triages the inbox from the keyboard: move, open, approve, decli
 
   // a approves what the pane shows.
   await page.keyboard.press("a");
-  await inbox.detailForm.expectReadOnly("Answered");
+  await inbox.detailForm.expectReadOnly("Approved");
   await expect(inbox.row(asks[0][1])).toHaveCount(0);
 
   // d puts the cursor in the reason, and the d itself is not typed into it.

@@ -9,16 +9,19 @@ export function InboxBulk({
   items,
   canBulk,
   selectedId,
+  defaultView,
 }: {
   items: InboxItem[];
   canBulk: boolean;
   selectedId?: string;
+  defaultView: boolean;
 }) {
   return (
     <InboxList
       items={items}
       canBulk={canBulk}
       submitBulk={answerManyAction}
+      defaultView={defaultView}
       {...(selectedId ? { selectedId } : {})}
     />
   );

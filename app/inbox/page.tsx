@@ -9,7 +9,13 @@ import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { describeOrigin } from "@/lib/domain/request-origin";
 import { hasRole } from "@/lib/domain/roles";
-import { INBOX_PAGE_SIZE, inboxHref, parseInboxFilters, readSelectedId } from "./_lib/inbox-filters";
+import {
+  INBOX_PAGE_SIZE,
+  inboxHref,
+  isDefaultView,
+  parseInboxFilters,
+  readSelectedId,
+} from "./_lib/inbox-filters";
 import { InboxBulk } from "./inbox-bulk";
 import { InboxDetail } from "./inbox-detail";
 import { InboxFilterForm } from "./inbox-filter-form";
@@ -70,6 +76,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
     status: row.status,
     createdAt: row.createdAt,
     href: inboxHref(filters, row.id),
+    ...(row.outcome ? { outcome: row.outcome } : {}),
     ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
     ...(row.ownerId !== user.id || row.origin.via === "api"
       ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
@@ -106,7 +113,12 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
               {filters.searchError.message}
             </p>
           ) : (
-            <InboxBulk items={items} canBulk={reviewer} {...(selected ? { selectedId: selected } : {})} />
+            <InboxBulk
+              items={items}
+              canBulk={reviewer}
+              defaultView={isDefaultView(filters)}
+              {...(selected ? { selectedId: selected } : {})}
+            />
           )}
           {pages > 1 && (
             <nav aria-label="Pages" className="inbox-pages">

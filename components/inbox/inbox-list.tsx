@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
+import { OutcomeBadge } from "@/components/outcome-badge";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
@@ -19,6 +20,8 @@ interface InboxListProps {
   submitBulk: SubmitBulk;
   /** The request shown beside the list, marked as the current one. */
   selectedId?: string;
+  /** The default view (open requests, no filter): an empty list there is inbox zero. */
+  defaultView?: boolean;
 }
 
 interface BulkReport {
@@ -30,7 +33,7 @@ function selectable(item: InboxItem, canBulk: boolean): boolean {
   return canBulk && requestKindSpec(item.kind).bulkApprovable && item.status === "open";
 }
 
-export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListProps) {
+export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView = false }: InboxListProps) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState("");
@@ -89,7 +92,14 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
   if (items.length === 0)
     return (
       <div className="inbox">
-        <p className="muted">No requests match these filters.</p>
+        {defaultView ? (
+          <div className="inbox-zero">
+            <p className="inbox-zero-title">All caught up</p>
+            <p className="muted">Nothing is waiting for you. New requests appear here as they arrive.</p>
+          </div>
+        ) : (
+          <p className="muted">No requests match these filters.</p>
+        )}
         <BulkReportView failure={failure} outcomes={outcomes} />
       </div>
     );
@@ -123,7 +133,8 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
                 {item.prompt}
               </Link>
               <div className="inbox-meta muted">
-                <span className="badge">{item.kind}</span> <span className="badge">{item.status}</span>{" "}
+                <span className="badge">{item.kind}</span>{" "}
+                {item.outcome ? <OutcomeBadge outcome={item.outcome} /> : <span className="badge">open</span>}{" "}
                 <code>{item.toolName}</code>
                 {item.askedBy && <span> · asked by {item.askedBy}</span>}
                 {item.take && item.status === "open" && (

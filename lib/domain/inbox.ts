@@ -1,4 +1,5 @@
 import type { Audience, RequestState } from "./events";
+import type { Outcome } from "./outcome";
 import type { RequestOrigin } from "./request-origin";
 
 /** One request as the inbox lists it: what the database returns for a page of the inbox. */
@@ -15,6 +16,8 @@ export interface InboxRow {
   ownerName: string | null;
   /** Whose chat asked, or whose API token. */
   origin: RequestOrigin;
+  /** How it ended; only once it is no longer open. */
+  outcome?: Outcome;
 }
 
 /** What a reviewer decides for several approvals at once. */

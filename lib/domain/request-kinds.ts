@@ -26,8 +26,8 @@ export interface RequestKindSpec {
   audienceFromGate: boolean;
   /** Reviewers may approve or decline several at once from the inbox. */
   bulkApprovable: boolean;
-  /** What a positive answer is called in the audit ("approved", "answered"). */
-  answeredAs: string;
+  /** What a positive answer is called wherever an outcome is shown (see `outcome.ts`). */
+  answeredAs: "approved" | "answered";
   /** Programs may ask it through the HTTP API (a sign-in needs a tool's OAuth flow). */
   creatableByApi: boolean;
   form: RequestKindForm;
