@@ -5,6 +5,7 @@ import "./globals.css";
 import "./styles/nav.css";
 import "./styles/forms.css";
 import "./styles/outcomes.css";
+import "./styles/shortcuts.css";
 
 export const metadata: Metadata = {
   title: "toolnexus",

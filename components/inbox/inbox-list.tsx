@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { OutcomeBadge } from "@/components/outcome-badge";
+import { ShortcutHint } from "@/components/shortcut-hint";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
@@ -179,9 +180,11 @@ export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView 
               type="button"
               className="button"
               disabled={busy || selected.size === 0}
+              data-shortcut="approve-selected"
               onClick={() => decide("approve")}
             >
               Approve selected
+              <ShortcutHint keys="Shift+A" />
             </button>
             <button
               type="button"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { ShortcutHint } from "@/components/shortcut-hint";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
 import type { SubmitAnswer } from "./request-view";
@@ -41,6 +42,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
         >
           <button type="submit" className="button" disabled={busy} data-shortcut="approve">
             Approve
+            <ShortcutHint keys="a" />
           </button>
         </SchemaAnswerForm>
       ) : (
@@ -52,6 +54,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           onClick={() => void send({ ok: true })}
         >
           Approve
+          <ShortcutHint keys="a" />
         </button>
       )}
       <div className="tn-decline">
@@ -69,8 +72,15 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
         <p id={`${reasonId}-limit`} className="muted field-hint">
           Up to {DECLINE_REASON_MAX_CHARS.toLocaleString("en")} characters; the agent reads it.
         </p>
-        <button type="button" className="button button-danger" disabled={busy} onClick={decline}>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy}
+          data-shortcut="decline"
+          onClick={decline}
+        >
           Decline
+          <ShortcutHint keys="d" />
         </button>
       </div>
       <SubmitStatus state={state} />
