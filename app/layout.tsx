@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { AppHeader } from "./app-header";
+import { DecisionToasts } from "./decisions/decision-toasts";
 import "./globals.css";
 import "./styles/nav.css";
 import "./styles/forms.css";
@@ -21,10 +22,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        <AppHeader />
-        <main id="main" className="app-main">
-          {children}
-        </main>
+        <DecisionToasts>
+          <AppHeader />
+          <main id="main" className="app-main">
+            {children}
+          </main>
+        </DecisionToasts>
       </body>
     </html>
   );

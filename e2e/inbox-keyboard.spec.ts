@@ -82,13 +82,19 @@ test("a reviewer triages five requests in at most 10 keys: the pane follows j/k,
   await expect(inbox.list.getByRole("listitem")).toHaveCount(0);
 
   expect(keys).toBeLessThanOrEqual(10);
-  const outcomes = await db.request.findMany({
-    where: { prompt: { in: asks.map(([, prompt]) => prompt) } },
-    select: { prompt: true, status: true, answer: { select: { ok: true, data: true } } },
-  });
-  const byPrompt = new Map(outcomes.map((row) => [row.prompt, row]));
-  expect(asks.map(([, prompt]) => byPrompt.get(prompt)?.answer?.ok)).toEqual([true, true, false, true, true]);
-  expect(byPrompt.get(asks[2][1])?.answer?.data).toEqual({ reason: "a duplicate" });
+  // Each decision takes effect once its Undo window has passed.
+  const answers = async () => {
+    const rows = await db.request.findMany({
+      where: { prompt: { in: asks.map(([, prompt]) => prompt) } },
+      select: { prompt: true, answer: { select: { ok: true, data: true } } },
+    });
+    const byPrompt = new Map(rows.map((row) => [row.prompt, row.answer]));
+    return asks.map(([, prompt]) => byPrompt.get(prompt) ?? null);
+  };
+  await expect
+    .poll(async () => (await answers()).map((answer) => answer?.ok), { timeout: 20_000 })
+    .toEqual([true, true, false, true, true]);
+  expect((await answers())[2]?.data).toEqual({ reason: "a duplicate" });
 });
 
 test("e goes to the field the tool explains, Esc leaves any field, / searches", async ({ signInAs }) => {

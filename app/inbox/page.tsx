@@ -4,6 +4,7 @@ import type { InboxItem } from "@/components/inbox/inbox-item";
 import { InboxLiveStatus } from "@/components/inbox/inbox-live-status";
 import { InboxShortcuts } from "@/components/inbox/inbox-shortcuts";
 import { requirePageUser } from "@/lib/auth/guards";
+import { listHeldDeciders } from "@/lib/db/held-decisions";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
@@ -35,6 +36,8 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   const { db, engine } = await getAppServices();
   // Requests past their time are closed before listing, so the inbox never offers a dead one.
   await engine.expireDueRequests();
+  // And decisions past their Undo window are committed, whether or not a sweep got there first.
+  await engine.commitDueDecisions();
   // Read before the rows: a change in between then makes the page look older than it is, and
   // the live stream refreshes it once more, where the other order would miss that change.
   const version = await getInboxVersionByViewer({ db, viewer: user });
@@ -61,28 +64,43 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
         now: new Date(),
       })
     : new Map<string, never>();
+  // Decisions in their Undo window: the viewer's own are decided as far as their list goes;
+  // others' show as "Rita is deciding…" on the take the decision holds.
+  const deciders = await listHeldDeciders({
+    db,
+    requestIds: rows.filter((row) => row.status === "open").map((row) => row.id),
+  });
   const takeOf = (id: string) => {
     const held = takes.get(id);
     return held
-      ? { take: { takerName: held.takerName, until: held.until, mine: held.takerId === user.id } }
+      ? {
+          take: {
+            takerName: held.takerName,
+            until: held.until,
+            mine: held.takerId === user.id,
+            ...(deciders.get(id) === held.takerId ? { deciding: true } : {}),
+          },
+        }
       : {};
   };
-  const items: InboxItem[] = rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    prompt: row.prompt,
-    toolName: row.toolName,
-    audience: row.audience,
-    status: row.status,
-    createdAt: row.createdAt,
-    href: inboxHref(filters, row.id),
-    ...(row.outcome ? { outcome: row.outcome } : {}),
-    ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
-    ...(row.ownerId !== user.id || row.origin.via === "api"
-      ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
-      : {}),
-    ...takeOf(row.id),
-  }));
+  const items: InboxItem[] = rows
+    .filter((row) => deciders.get(row.id) !== user.id)
+    .map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      prompt: row.prompt,
+      toolName: row.toolName,
+      audience: row.audience,
+      status: row.status,
+      createdAt: row.createdAt,
+      href: inboxHref(filters, row.id),
+      ...(row.outcome ? { outcome: row.outcome } : {}),
+      ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
+      ...(row.ownerId !== user.id || row.origin.via === "api"
+        ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
+        : {}),
+      ...takeOf(row.id),
+    }));
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
 
   return (

@@ -32,4 +32,6 @@ export interface TakeView {
   until: string;
   /** The viewer's own take. */
   mine: boolean;
+  /** The taker has decided and the decision is in its Undo window (ADR 0080). */
+  deciding?: boolean;
 }

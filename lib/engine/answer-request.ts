@@ -54,6 +54,25 @@ function decide(input: AnswerInput, request: BareRequest): SubmittedAnswer {
 }
 
 /**
+ * Every check of the answer path short of the claim, in its order; the request as read and the
+ * answer as it will be stored. A decision held before it commits (held-decisions.ts) is checked
+ * here when it is held, and again by `answerRequest` when it commits.
+ */
+export async function checkAnswer(deps: AnswerDeps, input: AnswerInput) {
+  const { requestId, actor } = input;
+  const request = await getBareRequestById({ db: deps.db, id: requestId });
+  if (!request) throw new AppError("not_found:request");
+  checkMayAnswer(deps.policy, request, actor);
+  if (request.status !== "open") refuseClosed(request);
+  if (isDue(request)) {
+    await expireRequest(deps, request);
+    throw new AppError("expired:request");
+  }
+  const submitted = decide(input, request);
+  return { request, submitted, answer: validateAnswer({ request: request.request, answer: submitted }) };
+}
+
+/**
  * The one path by which anyone answers a request. It reads the request once and checks in a
  * fixed order — exists, actor may answer, still open and not expired, a sign-in only from its
  * callback, data fits `data.schema` — then claims it. Only the claim decides between racing
@@ -65,15 +84,7 @@ export async function answerRequest(
   input: AnswerInput,
 ): Promise<{ request: StoredRequest }> {
   const { requestId, actor } = input;
-  const request = await getBareRequestById({ db: deps.db, id: requestId });
-  if (!request) throw new AppError("not_found:request");
-  checkMayAnswer(deps.policy, request, actor);
-  if (request.status !== "open") refuseClosed(request);
-  if (isDue(request)) {
-    await expireRequest(deps, request);
-    throw new AppError("expired:request");
-  }
-  const answer = validateAnswer({ request: request.request, answer: decide(input, request) });
+  const { request, answer } = await checkAnswer(deps, input);
 
   const resolution = { status: "answered" as const, answer, actorId: actor.id };
   const target = {
