@@ -12,6 +12,8 @@ test("Undo within the window leaves the request open: nothing ran and nothing ch
   signInAs,
   db,
 }) => {
+  // Several chats and a reviewer on a shared, slow machine: more than the default minute.
+  test.setTimeout(180_000);
   const [message, prompt] = refund(1);
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
@@ -55,6 +57,8 @@ test("Undo within the window leaves the request open: nothing ran and nothing ch
 });
 
 test("a decision made just before the tab closed still takes effect", async ({ signInAs, db }) => {
+  // Several chats and a reviewer on a shared, slow machine: more than the default minute.
+  test.setTimeout(180_000);
   const [message, prompt] = refund(2);
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);

@@ -12,6 +12,8 @@ test("a reviewer triages five requests in at most 10 keys: the pane follows j/k,
   signInAs,
   db,
 }) => {
+  // Several chats and a reviewer on a shared, slow machine: more than the default minute.
+  test.setTimeout(180_000);
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
   const asks = [refund(1), refund(2), refund(3), refund(4), refund(5)] as const;
@@ -98,6 +100,8 @@ test("a reviewer triages five requests in at most 10 keys: the pane follows j/k,
 });
 
 test("e goes to the field the tool explains, Esc leaves any field, / searches", async ({ signInAs }) => {
+  // Several chats and a reviewer on a shared, slow machine: more than the default minute.
+  test.setTimeout(180_000);
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
   const version = `v9.${Date.now() % 100_000}`;
