@@ -99,7 +99,7 @@ test("a reviewer triages five requests in at most 10 keys: the pane follows j/k,
   expect((await answers())[2]?.data).toEqual({ reason: "a duplicate" });
 });
 
-test("e goes to the field the tool explains, Esc leaves any field, / searches", async ({ signInAs }) => {
+test("e goes to the field the tool constrains, Esc leaves any field, / searches", async ({ signInAs }) => {
   // Several chats and a reviewer on a shared, slow machine: more than the default minute.
   test.setTimeout(180_000);
   const user = await signInAs("user");

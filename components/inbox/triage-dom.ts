@@ -83,10 +83,14 @@ export function neighbourId(list: HTMLElement[], at: number): string | undefined
 }
 
 /**
- * The field `e` goes to: the first one the tool explains (a description or help text under
- * it), since that is the one the asker expected a person to look at, else the first editable.
+ * The field `e` goes to: the one the approval's schema makes most likely to change, else the
+ * first one the tool explains (a description or help text under it), else the first editable.
  */
 export function likeliestField(): HTMLElement | null {
+  // The form names the field its schema makes most likely to change (likely-field.ts).
+  const named = inDetail('[data-shortcut="approval"]')?.getAttribute("data-likely-field");
+  const likely = named ? document.getElementById(named) : null;
+  if (likely && !(likely as HTMLInputElement).disabled) return likely;
   const fields = [
     ...document.querySelectorAll<HTMLElement>(
       `${DETAIL} [data-shortcut="approval"] form :is(input, select, textarea):not([type="hidden"]):not(:disabled)`,

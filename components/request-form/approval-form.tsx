@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { ShortcutHint } from "@/components/shortcut-hint";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
+import { likelyFieldPath } from "@/lib/domain/likely-field";
 import type { SubmitAnswer } from "./request-view";
 import { SchemaAnswerForm } from "./schema-answer-form";
 import { SubmitStatus } from "./submit-status";
@@ -22,6 +23,9 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
   const [reason, setReason] = useState("");
   const reasonId = useId();
   const edit = readApprovalEdit(data, args);
+  const idPrefix = `approval${reasonId.replace(/:/g, "")}`;
+  // The inbox's `e` goes to this field (its id as the schema form names it).
+  const likely = edit ? likelyFieldPath(edit.schema) : undefined;
 
   const decline = () => {
     const text = reason.trim();
@@ -29,14 +33,18 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
   };
 
   return (
-    <div className="tn-approval" data-shortcut="approval">
+    <div
+      className="tn-approval"
+      data-shortcut="approval"
+      {...(likely ? { "data-likely-field": [idPrefix, ...likely].join("_") } : {})}
+    >
       {edit ? (
         <SchemaAnswerForm
           schema={edit.schema}
           initial={edit.initial}
           state={state}
           disabled={busy}
-          idPrefix={`approval${reasonId.replace(/:/g, "")}`}
+          idPrefix={idPrefix}
           title="Arguments"
           onValid={(values) => void send({ ok: true, data: values })}
         >
