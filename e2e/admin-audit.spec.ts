@@ -64,6 +64,7 @@ test("the audit shows who answered what, filters by person, tool, outcome and da
   await expect(page.getByText("No answers match these filters.")).toBeVisible();
 
   // The filter and the CSV use the page's words: an approval is "approved", in red nowhere.
+  await page.goto("/admin/audit?tool=deploy");
   await filters.getByLabel("Outcome").selectOption({ label: "Approved" });
   await filters.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/outcome=approved/);

@@ -6,7 +6,7 @@ import { InboxPage } from "./pages/inbox-page";
 // Order numbers of this run only, so requests other tests leave behind never match.
 const series = `U${Date.now().toString(36).toUpperCase()}`;
 const refund = (n: number) =>
-  [`refund order ${series}-${n} for $75`, `Approve a refund of $75.00 for order ${series}-${n}?`] as const;
+  [`refund order ${series}-${n} for $175`, `Approve a refund of $175.00 for order ${series}-${n}?`] as const;
 
 test("Undo within the window leaves the request open: nothing ran and nothing changed elsewhere", async ({
   signInAs,
@@ -89,5 +89,5 @@ test("a decision made just before the tab closed still takes effect", async ({ s
     .toBe("answered");
   expect(await db.answer.count({ where: { request: { prompt } } })).toBe(1);
   await expect(card).toContainText("Approved");
-  await expect(chat.toolCard("refund")).toContainText(/Refunded \$75\.00/);
+  await expect(chat.toolCard("refund")).toContainText(/Refunded \$175\.00/);
 });
