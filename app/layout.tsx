@@ -1,9 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { AppHeader } from "./app-header";
+import { DecisionToasts } from "./decisions/decision-toasts";
 import "./globals.css";
 import "./styles/nav.css";
 import "./styles/forms.css";
+import "./styles/outcomes.css";
+import "./styles/shortcuts.css";
 
 export const metadata: Metadata = {
   title: "toolnexus",
@@ -19,10 +22,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        <AppHeader />
-        <main id="main" className="app-main">
-          {children}
-        </main>
+        <DecisionToasts>
+          <AppHeader />
+          <main id="main" className="app-main">
+            {children}
+          </main>
+        </DecisionToasts>
       </body>
     </html>
   );

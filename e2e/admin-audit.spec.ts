@@ -28,7 +28,7 @@ test("the audit shows who answered what, filters by person, tool, outcome and da
   await ritaInbox.selectRow(prompt(edited.asked));
   await ritaInbox.detailForm.field("Version").fill(edited.approved);
   await ritaInbox.detailForm.approve.click();
-  await ritaInbox.detailForm.expectReadOnly("Answered");
+  await ritaInbox.detailForm.expectReadOnly("Approved");
 
   const sam = await signInAs("reviewer");
   const samInbox = new InboxPage(sam.page);
@@ -49,7 +49,7 @@ test("the audit shows who answered what, filters by person, tool, outcome and da
   await filters.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/person=[^&]+&tool=deploy&outcome=&from=\d{4}-\d{2}-\d{2}/);
   await expect(row(prompt(edited.asked))).toContainText(rita.user.name);
-  await expect(row(prompt(edited.asked))).toContainText("approved");
+  await expect(row(prompt(edited.asked))).toContainText("Approved");
   const changes = row(prompt(edited.asked)).getByRole("list", { name: "Changed before approving" });
   await expect(changes).toContainText(`arguments.version: "${edited.asked}" → "${edited.approved}"`);
   await expect(row(prompt(declined))).toHaveCount(0);
@@ -62,6 +62,20 @@ test("the audit shows who answered what, filters by person, tool, outcome and da
   // A day before any answer: nothing.
   await page.goto("/admin/audit?to=2000-01-01");
   await expect(page.getByText("No answers match these filters.")).toBeVisible();
+
+  // The filter and the CSV use the page's words: an approval is "approved", in red nowhere.
+  await page.goto("/admin/audit?tool=deploy");
+  await filters.getByLabel("Outcome").selectOption({ label: "Approved" });
+  await filters.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/outcome=approved/);
+  await expect(row(prompt(edited.asked)).locator(".badge-approved")).toHaveText("Approved");
+  await expect(row(prompt(declined))).toHaveCount(0);
+  const approvedCsv = await (
+    await page.request.get("/admin/audit/export?outcome=approved&tool=deploy")
+  ).text();
+  expect(approvedCsv).toContain(`"approved","deploy","approval","${prompt(edited.asked)}"`);
+  await page.goto("/admin/audit?outcome=declined&tool=deploy");
+  await expect(row(prompt(declined)).locator(".badge-declined")).toHaveText("Declined");
 
   // The CSV has the page's filters, and a formula in it is only text.
   await page.goto("/admin/audit?outcome=declined&tool=deploy");

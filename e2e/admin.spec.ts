@@ -50,7 +50,7 @@ test("an admin's role change applies on that user's next request, without signin
   expect((await member.page.goto(`/requests/${firstRow!.id}`))?.status()).toBe(200);
   await member.shell.expectSignedIn(member.user.name, "reviewer");
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
   const answer = await db.answer.findUniqueOrThrow({ where: { requestRowId: firstRow!.id } });
   expect(answer).toMatchObject({ actorId: member.user.id, ok: true });
 

@@ -64,7 +64,7 @@ async function approveInInbox(page: Page, prompt: string, note: string) {
   const form = new RequestForm(page.getByRole("main"));
   await form.field("Note").fill(note);
   await form.approve.click();
-  await form.expectReadOnly("Answered");
+  await form.expectReadOnly("Approved");
 }
 
 test("a token made at /settings/tokens lets a script ask, and a reviewer's approval in the inbox reaches it", async ({

@@ -12,6 +12,6 @@ export async function approveAndWaitForTheRunToEnd(
   const request = new RequestPage(reviewer.page);
   await request.goto(row.id);
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
   await expect.poll(async () => (await db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("done");
 }

@@ -136,10 +136,10 @@ test("through nginx, a chat follows its run live and an approval goes through wh
   await inbox.open(PROMPT);
   const request = new RequestPage(reviewerPage);
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
 
   // Never reloaded: the answer and the deploy's result reach the chat through the proxy.
-  await expect(card).toContainText("Answered");
+  await expect(card).toContainText("Approved");
   await expect(chat.toolCard("deploy")).toContainText(/Deployed web v1\.4 to production/, {
     timeout: 30_000,
   });

@@ -88,7 +88,7 @@ test("a stop that arrives after the run has ended is refused with a message, and
 
   await expect(chat.alert).toHaveText("This run has already ended.");
   await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
-  await expect(card).toContainText("Answered");
+  await expect(card).toContainText("Approved");
   await expect(chat.stop).toHaveCount(0);
   expect((await db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("done");
 });

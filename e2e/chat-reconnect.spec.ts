@@ -34,7 +34,7 @@ async function parkARefund(user: SignedIn, origin: string): Promise<ChatPage> {
 async function expectTheRefundOnce(chat: ChatPage): Promise<void> {
   const card = chat.requestCard("approval", PROMPT);
   await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
-  await expect(card).toContainText("Answered");
+  await expect(card).toContainText("Approved");
   await expect(card).toHaveCount(1);
   await expect(chat.toolCard("refund")).toHaveCount(1);
   await expect(chat.userMessages()).toHaveCount(1);

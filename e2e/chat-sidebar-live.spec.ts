@@ -40,7 +40,7 @@ test("the chat sidebar shows which chat waits for the user, and follows a review
   const request = new RequestPage(reviewer.page);
   await request.expectPrompt(REFUND_PROMPT);
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
 
   await expect(refundItem).toHaveAccessibleName(REFUND);
   await expect(flightItem).toHaveAccessibleName(`${FLIGHT} Needs you`);

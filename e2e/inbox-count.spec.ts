@@ -39,7 +39,7 @@ test("the nav says how many requests wait for you, and keeps the number live", a
   const request = new RequestPage(colleague.page);
   await request.goto(row.id);
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
   await expect(
     before === 0
       ? reviewer.shell.inboxCount

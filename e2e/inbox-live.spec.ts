@@ -54,7 +54,7 @@ test("a reviewer's open inbox shows new and answered approvals without a reload,
   const request = new RequestPage(colleague.page);
   await request.expectPrompt(secondPrompt);
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
 
   await expect(inbox.row(secondPrompt)).toHaveCount(0);
   await expect(inbox.row(firstPrompt)).toHaveCount(1);
@@ -65,7 +65,7 @@ test("a reviewer's open inbox shows new and answered approvals without a reload,
 
   // Its answer shows as such under the answered filter, which the live page did not need.
   await inbox.goto(`?kind=approval&status=answered&q=${encodeURIComponent(`order ${series}`)}`);
-  await expect(inbox.row(secondPrompt)).toContainText("answered");
+  await expect(inbox.row(secondPrompt)).toContainText("Approved");
 });
 
 test("the inbox stream answers 401 to someone signed out", async ({ request }) => {

@@ -37,7 +37,7 @@ test("a reviewer decides an approval beside the list, with its arguments, its as
 
   await inbox.detailForm.field("Version").fill(`${version}.1`);
   await inbox.detailForm.approve.click();
-  await inbox.detailForm.expectReadOnly("Answered");
+  await inbox.detailForm.expectReadOnly("Approved");
   await expect(inbox.detail).toContainText(`By ${reviewer.user.name}`);
   const diff = inbox.detail.getByRole("table", { name: "Arguments changed by the reviewer" });
   const changed = diff.getByRole("row", { name: /^arguments\.version/ });
@@ -48,7 +48,7 @@ test("a reviewer decides an approval beside the list, with its arguments, its as
   await expect(reviewer.page).toHaveURL(/selected=/);
   await expectAccessible(reviewer.page);
 
-  await expect(chat.requestCard("approval", PROMPT)).toContainText("Answered");
+  await expect(chat.requestCard("approval", PROMPT)).toContainText("Approved");
 });
 
 test("on a phone the split view is the list, then the selected request, then back", async ({

@@ -53,7 +53,7 @@ test("a reviewer's \"I'm on it\" shows live to a colleague, lapses by itself, an
   await expect(ritaTake).toContainText("You are on it");
   await expect(samTake).toContainText(`${rita.user.name} is on it`);
   await samInbox.detailForm.approve.click();
-  await samInbox.detailForm.expectReadOnly("Answered");
+  await samInbox.detailForm.expectReadOnly("Approved");
   await expect(samInbox.detail).toContainText(`By ${sam.user.name}`);
   await expect(notReloaded).toHaveCount(1);
 });

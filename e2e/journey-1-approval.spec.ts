@@ -32,13 +32,13 @@ test("a production deploy waits for a reviewer, and the user's open chat moves o
   await expect(request.form.field("Version")).toHaveValue("v1.4");
   await request.form.field("Note (optional)").fill("Ship it");
   await request.form.approve.click();
-  await request.form.expectReadOnly("Answered");
+  await request.form.expectReadOnly("Approved");
   await expect(reviewer.page.getByText(`By ${reviewer.user.name}`)).toBeVisible();
   // Once answered, nobody must act any more: the page says so nowhere.
   await expect(reviewer.page.getByRole("main")).not.toContainText("must act");
 
   // The user's tab was never reloaded: the stream carried the answer, the tool result and the reply.
-  await expect(card).toContainText("Answered");
+  await expect(card).toContainText("Approved");
   await expect(card).toContainText("By a reviewer");
   await expect(card).not.toContainText("must act");
   await expect(chat.toolCard("deploy")).toContainText(/Deployed web v1\.4 to production \(deployment DEP-/);

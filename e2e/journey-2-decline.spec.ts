@@ -24,6 +24,9 @@ test("a reviewer declines with a reason, and the model's reply carries it", asyn
   await expect(reviewer.page.getByRole("main")).not.toContainText("must act");
 
   await expect(card).toContainText("Declined");
+  // Declined has its own colour, never the green of an approval.
+  await expect(card.locator(".badge-declined")).toHaveText("Declined");
+  await expect(card.locator(".badge-approved")).toHaveCount(0);
   await expect(card).not.toContainText("must act");
   const reply = chat.assistantMessages().last();
   await expect(reply).toContainText("The deploy did not go ahead.");

@@ -47,10 +47,10 @@ test.describe
       const request = new RequestPage(reviewer.page);
       await request.expectPrompt(prompt);
       await request.form.approve.click();
-      await request.form.expectReadOnly("Answered");
+      await request.form.expectReadOnly("Approved");
 
       // The user's tab was never reloaded: the stream carried the approval and the server's result.
-      await expect(card).toContainText("Answered");
+      await expect(card).toContainText("Approved");
       await expect(chat.toolCard(LIST)).toContainText(TICKET_LINE);
       await expect(chat.input).toBeEditable();
     });

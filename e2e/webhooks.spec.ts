@@ -67,7 +67,7 @@ test("an admin registers an endpoint that receives signed events of a run, sees 
     await reviewer.page.goto(data.path);
     await request.expectPrompt(PROMPT);
     await request.form.approve.click();
-    await request.form.expectReadOnly("Answered");
+    await request.form.expectReadOnly("Approved");
     await expect.poll(() => ofType("request.answered").length).toBe(1);
     await expect.poll(() => ofType("run.finished").length).toBe(1);
 

@@ -67,6 +67,14 @@ export const appErrorCatalog = {
   },
   "conflict:request_closed": { status: 409, message: "This request is no longer open." },
   "conflict:request_taken": { status: 409, message: "Another reviewer is on this request." },
+  "conflict:decision_held": {
+    status: 409,
+    message: "Another reviewer has just decided this request; it takes effect in a few seconds.",
+  },
+  "conflict:decision_committed": {
+    status: 409,
+    message: "Too late to undo: the decision has already taken effect.",
+  },
   "conflict:run_busy": { status: 409, message: "This chat is still working on a previous message." },
   "conflict:run_finished": { status: 409, message: "This run has already ended." },
   "conflict:calls_started": {

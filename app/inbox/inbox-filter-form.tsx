@@ -1,6 +1,6 @@
 import { SEARCH_MAX_LENGTH } from "@/app/_lib/search-text";
 import { KNOWN_REQUEST_KINDS, REQUEST_KINDS } from "@/lib/domain/request-kinds";
-import { INBOX_SORTS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
+import { INBOX_SORTS, INBOX_STATUS_LABELS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
 
 const SORT_LABELS = { newest: "Newest first", oldest: "Oldest first", expiry: "Expiring soonest" } as const;
 
@@ -24,7 +24,7 @@ export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
         <select name="status" defaultValue={filters.status}>
           {INBOX_STATUSES.map((status) => (
             <option key={status} value={status}>
-              {status}
+              {INBOX_STATUS_LABELS[status]}
             </option>
           ))}
         </select>

@@ -4,12 +4,19 @@ import type { InboxItem } from "@/components/inbox/inbox-item";
 import { InboxLiveStatus } from "@/components/inbox/inbox-live-status";
 import { InboxShortcuts } from "@/components/inbox/inbox-shortcuts";
 import { requirePageUser } from "@/lib/auth/guards";
+import { listHeldDeciders } from "@/lib/db/held-decisions";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { describeOrigin } from "@/lib/domain/request-origin";
 import { hasRole } from "@/lib/domain/roles";
-import { INBOX_PAGE_SIZE, inboxHref, parseInboxFilters, readSelectedId } from "./_lib/inbox-filters";
+import {
+  INBOX_PAGE_SIZE,
+  inboxHref,
+  isDefaultView,
+  parseInboxFilters,
+  readSelectedId,
+} from "./_lib/inbox-filters";
 import { InboxBulk } from "./inbox-bulk";
 import { InboxDetail } from "./inbox-detail";
 import { InboxFilterForm } from "./inbox-filter-form";
@@ -29,6 +36,8 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
   const { db, engine } = await getAppServices();
   // Requests past their time are closed before listing, so the inbox never offers a dead one.
   await engine.expireDueRequests();
+  // And decisions past their Undo window are committed, whether or not a sweep got there first.
+  await engine.commitDueDecisions();
   // Read before the rows: a change in between then makes the page look older than it is, and
   // the live stream refreshes it once more, where the other order would miss that change.
   const version = await getInboxVersionByViewer({ db, viewer: user });
@@ -55,28 +64,44 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
         now: new Date(),
       })
     : new Map<string, never>();
+  // Decisions in their Undo window: the viewer's own are decided as far as their list goes;
+  // others' show as "Rita is deciding…" on the take the decision holds.
+  const deciders = await listHeldDeciders({
+    db,
+    requestIds: rows.filter((row) => row.status === "open").map((row) => row.id),
+  });
   const takeOf = (id: string) => {
     const held = takes.get(id);
     return held
-      ? { take: { takerName: held.takerName, until: held.until, mine: held.takerId === user.id } }
+      ? {
+          take: {
+            takerName: held.takerName,
+            until: held.until,
+            mine: held.takerId === user.id,
+            ...(deciders.get(id) === held.takerId ? { deciding: true } : {}),
+          },
+        }
       : {};
   };
-  const items: InboxItem[] = rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    prompt: row.prompt,
-    toolName: row.toolName,
-    audience: row.audience,
-    status: row.status,
-    createdAt: row.createdAt,
-    href: inboxHref(filters, row.id),
-    ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
-    ...(row.ownerId !== user.id || row.origin.via === "api"
-      ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
-      : {}),
-    ...takeOf(row.id),
-    ...(row.tally ? { tally: row.tally } : {}),
-  }));
+  const items: InboxItem[] = rows
+    .filter((row) => deciders.get(row.id) !== user.id)
+    .map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      prompt: row.prompt,
+      toolName: row.toolName,
+      audience: row.audience,
+      status: row.status,
+      createdAt: row.createdAt,
+      href: inboxHref(filters, row.id),
+      ...(row.outcome ? { outcome: row.outcome } : {}),
+      ...(row.tally ? { tally: row.tally } : {}),
+      ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
+      ...(row.ownerId !== user.id || row.origin.via === "api"
+        ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
+        : {}),
+      ...takeOf(row.id),
+    }));
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
 
   return (
@@ -107,7 +132,12 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
               {filters.searchError.message}
             </p>
           ) : (
-            <InboxBulk items={items} canBulk={reviewer} {...(selected ? { selectedId: selected } : {})} />
+            <InboxBulk
+              items={items}
+              canBulk={reviewer}
+              defaultView={isDefaultView(filters)}
+              {...(selected ? { selectedId: selected } : {})}
+            />
           )}
           {pages > 1 && (
             <nav aria-label="Pages" className="inbox-pages">

@@ -1,13 +1,6 @@
+import { OutcomeBadge } from "@/components/outcome-badge";
 import type { AuditRow } from "@/lib/domain/audit";
-import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { formatUtc } from "./format-utc";
-
-const OUTCOME_LABEL: Record<AuditRow["outcome"], (kind: string) => string> = {
-  answered: (kind) => requestKindSpec(kind).answeredAs,
-  declined: () => "declined",
-  expired: () => "expired",
-  cancelled: () => "cancelled",
-};
 
 function show(value: unknown): string {
   return value === undefined ? "(none)" : JSON.stringify(value);
@@ -40,12 +33,12 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
                 <div>{row.prompt}</div>
               </td>
               <td>
-                <span className={`badge badge-${row.outcome}`}>{OUTCOME_LABEL[row.outcome](row.kind)}</span>
+                <OutcomeBadge outcome={row.outcome} />
                 {row.reason && <div>Reason: {row.reason}</div>}
               </td>
               <td>
                 <details>
-                  <summary>As asked</summary>
+                  <summary>{row.changes.length > 0 ? "Arguments before the changes" : "Arguments"}</summary>
                   <pre className="tn-json">{JSON.stringify(row.argumentsAsked, null, 2)}</pre>
                 </details>
                 {row.changes.length > 0 && (

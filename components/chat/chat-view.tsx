@@ -7,6 +7,7 @@ import { SignedOutNotice } from "@/components/signed-out-notice";
 import type { ChatMessage } from "@/lib/domain/chat-message";
 import { type ActionResult, unsentResult } from "@/lib/errors";
 import { ConnectionNoticeView } from "./connection-notice-view";
+import { ExamplePrompts } from "./example-prompts";
 import { isLiveRun, lastRun } from "./last-run";
 import { MessageList } from "./message-list";
 import { StreamResponseError } from "./stream-response-error";
@@ -138,6 +139,14 @@ export function ChatView({
   return (
     <div className="chat">
       <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} readTally={readTally} />
+      {messages.length === 0 && (
+        <ExamplePrompts
+          onPick={(prompt) => {
+            setText(prompt);
+            document.getElementById(inputId)?.focus();
+          }}
+        />
+      )}
       {notice && <ConnectionNoticeView notice={notice} onRetry={reattach} />}
       {signedOut && !stopError && <SignedOutNotice />}
       {alertText && (

@@ -4,6 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useId, useState } from "react";
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
+import { OutcomeBadge } from "@/components/outcome-badge";
+import { ShortcutHint } from "@/components/shortcut-hint";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
@@ -20,6 +22,8 @@ interface InboxListProps {
   submitBulk: SubmitBulk;
   /** The request shown beside the list, marked as the current one. */
   selectedId?: string;
+  /** The default view (open requests, no filter): an empty list there is inbox zero. */
+  defaultView?: boolean;
 }
 
 interface BulkReport {
@@ -31,7 +35,7 @@ function selectable(item: InboxItem, canBulk: boolean): boolean {
   return canBulk && requestKindSpec(item.kind).bulkApprovable && item.status === "open";
 }
 
-export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListProps) {
+export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView = false }: InboxListProps) {
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [reason, setReason] = useState("");
@@ -90,7 +94,14 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
   if (items.length === 0)
     return (
       <div className="inbox">
-        <p className="muted">No requests match these filters.</p>
+        {defaultView ? (
+          <div className="inbox-zero">
+            <p className="inbox-zero-title">All caught up</p>
+            <p className="muted">Nothing is waiting for you. New requests appear here as they arrive.</p>
+          </div>
+        ) : (
+          <p className="muted">No requests match these filters.</p>
+        )}
         <BulkReportView failure={failure} outcomes={outcomes} />
       </div>
     );
@@ -124,7 +135,8 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
                 {item.prompt}
               </Link>
               <div className="inbox-meta muted">
-                <span className="badge">{item.kind}</span> <span className="badge">{item.status}</span>{" "}
+                <span className="badge">{item.kind}</span>{" "}
+                {item.outcome ? <OutcomeBadge outcome={item.outcome} /> : <span className="badge">open</span>}{" "}
                 <code>{item.toolName}</code>
                 {item.askedBy && <span> · asked by {item.askedBy}</span>}
                 {item.take && item.status === "open" && (
@@ -170,9 +182,11 @@ export function InboxList({ items, canBulk, submitBulk, selectedId }: InboxListP
               type="button"
               className="button"
               disabled={busy || selected.size === 0}
+              data-shortcut="approve-selected"
               onClick={() => decide("approve")}
             >
               Approve selected
+              <ShortcutHint keys="Shift+A" />
             </button>
             <button
               type="button"

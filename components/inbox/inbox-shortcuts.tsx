@@ -1,66 +1,72 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { type InboxShortcut, SHORTCUT_HELP, shortcutFor } from "./shortcut-keys";
-
-// The handler finds its targets by these hooks in the markup, so the list, the bulk bar and the
-// request's form stay plain components that know nothing of the keyboard.
-const ROW = ".inbox-list .inbox-row";
-const DETAIL = ".inbox-pane-detail";
-
-function rows(): HTMLElement[] {
-  return [...document.querySelectorAll<HTMLElement>(ROW)];
-}
-
-/** The row the keyboard is on: the one holding focus, else the one shown beside the list. */
-function currentRow(list: HTMLElement[]): number {
-  const focused = list.findIndex((row) => row.contains(document.activeElement));
-  if (focused >= 0) return focused;
-  return list.findIndex((row) => row.classList.contains("inbox-row-selected"));
-}
-
-function inDetail<T extends HTMLElement>(selector: string): T | null {
-  return document.querySelector<T>(`${DETAIL} ${selector}`);
-}
+import { type InboxShortcut, isTypingTarget, SHORTCUT_HELP, shortcutFor } from "./shortcut-keys";
+import {
+  advanceWhenDecided,
+  currentRow,
+  highlight,
+  inDetail,
+  isShown,
+  likeliestField,
+  neighbourId,
+  onceShown,
+  rowLink,
+  rows,
+} from "./triage-dom";
 
 /** Carries out one shortcut; false when it had nothing to act on (the key then does what it always does). */
 function perform(shortcut: InboxShortcut, openHelp: () => void): boolean {
   const list = rows();
   const at = currentRow(list);
+  const row = at >= 0 ? list[at] : undefined;
   switch (shortcut) {
     case "next":
     case "previous": {
       if (list.length === 0) return false;
       const step = shortcut === "next" ? 1 : -1;
-      const to = at < 0 ? 0 : Math.min(list.length - 1, Math.max(0, at + step));
-      list[to]?.querySelector<HTMLElement>("a")?.focus();
-      return true;
+      // The detail pane follows the highlight, as in a mail client's reading pane.
+      return highlight(list[at < 0 ? 0 : Math.min(list.length - 1, Math.max(0, at + step))]);
     }
     case "open": {
       // A focused link opens by itself; this is for Enter pressed with nothing focused.
       if (document.activeElement && document.activeElement !== document.body) return false;
-      const link = at >= 0 ? list[at]?.querySelector<HTMLElement>("a") : null;
+      const link = rowLink(row);
       link?.click();
       return Boolean(link);
     }
     case "select": {
-      const box = at >= 0 ? list[at]?.querySelector<HTMLInputElement>('input[type="checkbox"]') : null;
+      const box = row?.querySelector<HTMLInputElement>('input[type="checkbox"]');
       if (!box || box.disabled) return false;
       box.click();
       return true;
     }
     case "approve": {
-      const button = inDetail<HTMLButtonElement>('[data-shortcut="approve"]');
+      if (!row) return false;
+      const decidedId = row.dataset.requestId ?? "";
+      const nextId = neighbourId(list, at);
+      onceShown(row, () => {
+        const button = inDetail<HTMLButtonElement>('[data-shortcut="approve"]');
+        if (!button || button.disabled) return;
+        button.click();
+        advanceWhenDecided(decidedId, nextId);
+      });
+      return true;
+    }
+    case "decline":
+      if (!row) return false;
+      onceShown(row, () => focus(inDetail('[data-shortcut="decline-reason"]')));
+      return true;
+    case "edit":
+      if (!row) return false;
+      onceShown(row, () => focus(likeliestField()));
+      return true;
+    case "approve-selected": {
+      const button = document.querySelector<HTMLButtonElement>('[data-shortcut="approve-selected"]');
       if (!button || button.disabled) return false;
       button.click();
       return true;
     }
-    case "decline":
-      return focus(inDetail('[data-shortcut="decline-reason"]'));
-    case "edit":
-      return focus(
-        inDetail('[data-shortcut="approval"] form :is(input, select, textarea):not([type="hidden"])'),
-      );
     case "search":
       return focus(document.querySelector<HTMLElement>('.inbox-filters input[name="q"]'));
     case "help":
@@ -75,6 +81,30 @@ function focus(element: HTMLElement | null): boolean {
   return true;
 }
 
+/** Ctrl/⌘+Enter in the decline reason sends the decline and moves on, as `a` does. */
+function sendDecline(target: HTMLElement): boolean {
+  const button = target
+    .closest('[data-shortcut="approval"]')
+    ?.querySelector<HTMLButtonElement>('[data-shortcut="decline"]');
+  if (!button || button.disabled) return false;
+  const list = rows();
+  const at = list.findIndex(isShown);
+  const decidedId = at >= 0 ? list[at]?.dataset.requestId : undefined;
+  button.click();
+  if (decidedId) advanceWhenDecided(decidedId, neighbourId(list, at));
+  return true;
+}
+
+/** Esc leaves whatever field has the cursor, back to the list, so the next key is a shortcut again. */
+function leaveField(target: HTMLElement): boolean {
+  if (!isTypingTarget(target) || !target.closest("main")) return false;
+  target.blur();
+  const list = rows();
+  const back = rowLink(list[list.findIndex(isShown)] ?? list[0]);
+  back?.focus();
+  return true;
+}
+
 /**
  * Mail-style keys for the inbox (`?` lists them). They never fire while typing in a field, and
  * each only stands in for a control that is on the page anyway, for the mouse and for screen
@@ -86,6 +116,20 @@ export function InboxShortcuts() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || dialog.current?.open) return;
+      const target = event.target as HTMLElement | null;
+      if (target && event.key === "Escape" && leaveField(target)) {
+        event.preventDefault();
+        return;
+      }
+      if (
+        target?.matches('[data-shortcut="decline-reason"]') &&
+        event.key === "Enter" &&
+        (event.ctrlKey || event.metaKey) &&
+        sendDecline(target)
+      ) {
+        event.preventDefault();
+        return;
+      }
       const shortcut = shortcutFor({
         key: event.key,
         ctrlKey: event.ctrlKey,

@@ -14,6 +14,7 @@ describe("shortcutFor", () => {
     ["d", "decline"],
     ["e", "edit"],
     ["x", "select"],
+    ["A", "approve-selected"],
     ["/", "search"],
     ["?", "help"],
   ])("reads %s as %s outside fields", (key, shortcut) => {
@@ -39,7 +40,7 @@ describe("shortcutFor", () => {
     expect(press("j", body, { altKey: true })).toBeNull();
     expect(press("j", body, { repeat: true })).toBeNull();
     expect(press("q")).toBeNull();
-    expect(press("A")).toBeNull();
+    expect(press("J")).toBeNull();
   });
 });
 

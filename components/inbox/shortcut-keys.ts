@@ -7,6 +7,7 @@ export type InboxShortcut =
   | "decline"
   | "edit"
   | "select"
+  | "approve-selected"
   | "search"
   | "help";
 
@@ -18,19 +19,23 @@ const KEYS: Readonly<Record<string, InboxShortcut>> = {
   d: "decline",
   e: "edit",
   x: "select",
+  A: "approve-selected",
   "/": "search",
   "?": "help",
 };
 
 /** The list the help dialog shows, in the order it shows them. */
 export const SHORTCUT_HELP: ReadonlyArray<{ keys: string; does: string }> = [
-  { keys: "j / k", does: "Move to the next / previous request" },
-  { keys: "Enter", does: "Open the request beside the list" },
-  { keys: "a", does: "Approve the open request" },
-  { keys: "d", does: "Decline the open request (type the reason, then press Decline)" },
-  { keys: "e", does: "Edit the open approval's arguments" },
-  { keys: "x", does: "Select the request for a bulk answer" },
+  { keys: "j / k", does: "Move to the next / previous request; it opens beside the list" },
+  { keys: "a", does: "Approve the highlighted request and move to the next" },
+  { keys: "d", does: "Decline the highlighted request: type the reason (optional)" },
+  { keys: "Ctrl+Enter / ⌘+Enter", does: "In the reason: send the decline and move to the next" },
+  { keys: "e", does: "Edit the approval's arguments, starting with the one most likely to change" },
+  { keys: "Esc", does: "Leave the field you are typing in" },
+  { keys: "x", does: "Select the highlighted request for a bulk answer" },
+  { keys: "Shift+A", does: "Approve the selected requests" },
   { keys: "/", does: "Search prompts" },
+  { keys: "Enter", does: "Open the highlighted request" },
   { keys: "?", does: "Show these shortcuts" },
 ];
 

@@ -9,7 +9,11 @@ export function TakenNote({ take }: { take: TakeView }) {
   if (lapsed) return null;
   return (
     <span className="badge badge-taken" data-testid="taken-note">
-      {take.mine ? "You are on it" : `${take.takerName} is on it`}
+      {take.deciding
+        ? `${take.mine ? "You are" : `${take.takerName} is`} deciding…`
+        : take.mine
+          ? "You are on it"
+          : `${take.takerName} is on it`}
     </span>
   );
 }

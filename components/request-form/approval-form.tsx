@@ -1,8 +1,10 @@
 "use client";
 
 import { useId, useState } from "react";
+import { ShortcutHint } from "@/components/shortcut-hint";
 import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import { readApprovalEdit } from "@/lib/domain/approval-edit";
+import { likelyFieldPath } from "@/lib/domain/likely-field";
 import type { SubmitAnswer } from "./request-view";
 import { SchemaAnswerForm } from "./schema-answer-form";
 import { SubmitStatus } from "./submit-status";
@@ -21,6 +23,9 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
   const [reason, setReason] = useState("");
   const reasonId = useId();
   const edit = readApprovalEdit(data, args);
+  const idPrefix = `approval${reasonId.replace(/:/g, "")}`;
+  // The inbox's `e` goes to this field (its id as the schema form names it).
+  const likely = edit ? likelyFieldPath(edit.schema) : undefined;
 
   const decline = () => {
     const text = reason.trim();
@@ -28,19 +33,24 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
   };
 
   return (
-    <div className="tn-approval" data-shortcut="approval">
+    <div
+      className="tn-approval"
+      data-shortcut="approval"
+      {...(likely ? { "data-likely-field": [idPrefix, ...likely].join("_") } : {})}
+    >
       {edit ? (
         <SchemaAnswerForm
           schema={edit.schema}
           initial={edit.initial}
           state={state}
           disabled={busy}
-          idPrefix={`approval${reasonId.replace(/:/g, "")}`}
+          idPrefix={idPrefix}
           title="Arguments"
           onValid={(values) => void send({ ok: true, data: values })}
         >
           <button type="submit" className="button" disabled={busy} data-shortcut="approve">
             Approve
+            <ShortcutHint keys="a" />
           </button>
         </SchemaAnswerForm>
       ) : (
@@ -52,6 +62,7 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
           onClick={() => void send({ ok: true })}
         >
           Approve
+          <ShortcutHint keys="a" />
         </button>
       )}
       <div className="tn-decline">
@@ -69,8 +80,15 @@ export function ApprovalForm({ data, args, submit, onSent }: ApprovalFormProps) 
         <p id={`${reasonId}-limit`} className="muted field-hint">
           Up to {DECLINE_REASON_MAX_CHARS.toLocaleString("en")} characters; the agent reads it.
         </p>
-        <button type="button" className="button button-danger" disabled={busy} onClick={decline}>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy}
+          data-shortcut="decline"
+          onClick={decline}
+        >
           Decline
+          <ShortcutHint keys="d" />
         </button>
       </div>
       <SubmitStatus state={state} />

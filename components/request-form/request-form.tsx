@@ -27,7 +27,8 @@ interface RequestFormProps {
 
 /** Renders the right answer form for a request's kind; the inbox and the chat share it. */
 export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: RequestFormProps) {
-  if (view.status !== "open") return <AnsweredRequest status={view.status} answer={view.answer} />;
+  if (view.status !== "open")
+    return <AnsweredRequest kind={view.request.kind} status={view.status} answer={view.answer} />;
   if (!canAnswer) {
     return (
       <p className="muted">

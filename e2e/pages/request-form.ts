@@ -29,7 +29,9 @@ export class RequestForm {
     await this.decline.click();
   }
 
-  async expectReadOnly(headline: "Answered" | "Declined" | "Expired" | "Cancelled"): Promise<void> {
+  async expectReadOnly(
+    headline: "Approved" | "Answered" | "Declined" | "Expired" | "Cancelled",
+  ): Promise<void> {
     const answer = this.root.getByRole("region", { name: "Answer" });
     await expect(answer).toBeVisible();
     await expect(answer).toContainText(headline);

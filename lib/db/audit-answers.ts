@@ -1,4 +1,5 @@
-import { requestKindSpec } from "@/lib/domain/request-kinds";
+import { isApprovalKind, outcomeOf } from "@/lib/domain/outcome";
+import { KNOWN_REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import "server-only";
 import { listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { AuditOutcome, AuditRow } from "@/lib/domain/audit";
@@ -17,20 +18,22 @@ export interface AuditQuery {
   pageSize: number;
 }
 
-// Each outcome is equalities only, so an index yields its answers already in page order:
-// `(ok, createdAt, id)` for accepted answers (they never have a reason), `(ok, reason,
-// createdAt, id)` for the rest.
-const OUTCOME_WHERE: Record<AuditOutcome, { ok: boolean; reason?: string }> = {
-  answered: { ok: true },
+// The kinds whose positive answer reads "approved"; every other kind's reads "answered".
+const APPROVAL_KINDS = KNOWN_REQUEST_KINDS.filter(isApprovalKind);
+
+// Each negative outcome is equalities only, so `(ok, reason, createdAt, id)` yields its answers
+// already in page order. Positive answers read `(ok, createdAt, id)` and are split by their
+// request's kind, one lookup per row of the page.
+const OUTCOME_WHERE: Record<
+  AuditOutcome,
+  { ok: boolean; reason?: string; request?: { kind: { in: string[] } | { notIn: string[] } } }
+> = {
+  approved: { ok: true, request: { kind: { in: APPROVAL_KINDS } } },
+  answered: { ok: true, request: { kind: { notIn: APPROVAL_KINDS } } },
   declined: { ok: false, reason: "declined" },
   expired: { ok: false, reason: "expired" },
   cancelled: { ok: false, reason: "cancelled" },
 };
-
-function outcomeOf(ok: boolean, reason: string | null): AuditOutcome {
-  if (ok) return "answered";
-  return reason === "expired" || reason === "cancelled" ? reason : "declined";
-}
 
 function whereOf(query: AuditQuery) {
   return {
@@ -96,7 +99,7 @@ export async function listAuditAnswers({
         kind: row.request.kind,
         prompt: row.request.prompt,
         toolName: row.request.toolName,
-        outcome: outcomeOf(row.ok, row.reason),
+        outcome: outcomeOf(row.request.kind, row),
         ...(reason ? { reason } : {}),
         argumentsAsked: args,
         changes:

@@ -93,7 +93,7 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the audit (%s)", 
 
   test("one outcome's answers come from (ok, createdAt, id) or (ok, reason, createdAt, id)", async () => {
     for (const [outcome, index] of [
-      ["answered", "Answer_ok_createdAt_id_idx"],
+      ["approved", "Answer_ok_createdAt_id_idx"],
       ["declined", "Answer_ok_reason_createdAt_id_idx"],
     ] as const) {
       const { result, plan } = await pageOf({ outcome });
@@ -101,6 +101,8 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the audit (%s)", 
       expect(result.total).toBe(ANSWERS / 4);
       expectOrderedBy(plan, index);
     }
+    // Every request here is an approval: none of its positive answers reads "answered".
+    expect((await pageOf({ outcome: "answered" })).result.total).toBe(0);
   });
 
   test("one tool's answers come from (toolName, createdAt, id), without reading requests to filter", async () => {

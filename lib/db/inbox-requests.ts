@@ -1,5 +1,6 @@
 import type { Audience, RequestState } from "@/lib/domain/events";
 import type { InboxRow } from "@/lib/domain/inbox";
+import { outcomeOf } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/domain/roles";
 import { listGroupSlugsForUser } from "./approver-groups";
 import type { DbClient } from "./db-types";
@@ -44,6 +45,8 @@ const SELECT = {
   owner: { select: { name: true, email: true } },
   origin: true,
   apiTokenId: true,
+  // A closed row shows how it ended (approved, declined…), which its status alone does not say.
+  answer: { select: { ok: true, reason: true } },
 } as const;
 
 /** Whose requests one query of the inbox reads (see `inboxHalvesOf`). */
@@ -181,5 +184,11 @@ function toInboxRow(row: Found, origin: InboxRow["origin"]): InboxRow {
     ownerId: row.ownerId,
     ownerName: row.owner.name ?? row.owner.email,
     origin,
+    ...(row.status !== "open" ? { outcome: closedOutcome(row) } : {}),
   };
+}
+
+function closedOutcome(row: Found) {
+  if (row.status === "expired" || row.status === "cancelled") return row.status;
+  return outcomeOf(row.kind, row.answer ?? { ok: false });
 }

@@ -1,8 +1,9 @@
 import type { ArgumentChange } from "./approval-edit";
+import { OUTCOMES, type Outcome } from "./outcome";
 
-/** How a request ended, as the audit lists and filters it. */
-export const AUDIT_OUTCOMES = ["answered", "declined", "expired", "cancelled"] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+/** How a request ended, as the audit lists and filters it: the app's one vocabulary. */
+export const AUDIT_OUTCOMES = OUTCOMES;
+export type AuditOutcome = Outcome;
 
 /** One answer in the audit: who answered what, when, how, and what they changed. */
 export interface AuditRow {

@@ -1,4 +1,5 @@
 import type { Audience, RequestState } from "./events";
+import type { Outcome } from "./outcome";
 import type { RequestOrigin } from "./request-origin";
 import type { VoteTally } from "./vote-tally";
 
@@ -18,6 +19,8 @@ export interface InboxRow {
   origin: RequestOrigin;
   /** For a request addressed to an approver group: its votes so far (ADR 0076). */
   tally?: VoteTally;
+  /** How it ended; only once it is no longer open. */
+  outcome?: Outcome;
 }
 
 /** What a reviewer decides for several approvals at once. */
@@ -32,4 +35,6 @@ export interface TakeView {
   until: string;
   /** The viewer's own take. */
   mine: boolean;
+  /** The taker has decided and the decision is in its Undo window (ADR 0080). */
+  deciding?: boolean;
 }

@@ -26,7 +26,7 @@ export interface RequestKindSpec {
   audienceFromGate: boolean;
   /** Reviewers may approve or decline several at once from the inbox. */
   bulkApprovable: boolean;
-  /** What a positive answer is called in the audit and to the programs that asked. */
+  /** What a positive answer is called wherever an outcome is shown (see `outcome.ts`). */
   answeredAs: "approved" | "answered";
   /** Programs may ask it through the HTTP API (a sign-in needs a tool's OAuth flow). */
   creatableByApi: boolean;

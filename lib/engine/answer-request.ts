@@ -29,6 +29,35 @@ function checkMayAnswer(policy: AnswerPolicy, request: BareRequest, actor: Actor
   throw new AppError(request.ownerId === actor.id ? "forbidden:request" : "not_found:request");
 }
 
+/** The checks of an answer to a request that is not a group's, in their order, short of the claim. */
+async function checkOpenAnswer(deps: AnswerDeps, input: AnswerInput, request: BareRequest) {
+  checkMayAnswer(deps.policy, request, input.actor);
+  if (request.status !== "open") refuseClosed(request);
+  if (isDue(request)) {
+    await expireRequest(deps, request);
+    throw new AppError("expired:request");
+  }
+  const submitted = decide(input, request);
+  return { request, submitted, answer: validateAnswer({ request: request.request, answer: submitted }) };
+}
+
+/**
+ * Every check of the answer path short of the claim; the request as read and the answer as it
+ * will be stored. A decision held before it commits (held-decisions.ts) is checked here when it
+ * is held, and again by `answerRequest` when it commits. A group's request is never held: each
+ * member's vote is cast at once (cast-vote.ts), so several members may vote within seconds.
+ */
+export async function checkAnswer(deps: AnswerDeps, input: AnswerInput) {
+  const request = await getBareRequestById({ db: deps.db, id: input.requestId });
+  if (!request) throw new AppError("not_found:request");
+  if (request.audience === "group") {
+    throw new AppError("bad_request:input", {
+      message: "A vote on a group's request counts at once: open the request to cast it.",
+    });
+  }
+  return checkOpenAnswer(deps, input, request);
+}
+
 /**
  * The one path by which anyone answers a request. It reads the request once and checks in a
  * fixed order — exists, actor may answer, still open and not expired, a sign-in only from its
@@ -46,13 +75,7 @@ export async function answerRequest(
   // A request addressed to a group collects votes; the vote that settles it is recorded by the
   // same `recordAnswer` as below.
   if (request.audience === "group") return castVote(deps, input, request);
-  checkMayAnswer(deps.policy, request, actor);
-  if (request.status !== "open") refuseClosed(request);
-  if (isDue(request)) {
-    await expireRequest(deps, request);
-    throw new AppError("expired:request");
-  }
-  const answer = validateAnswer({ request: request.request, answer: decide(input, request) });
+  const { answer } = await checkOpenAnswer(deps, input, request);
 
   const recorded = await recordAnswer(deps, request, answer, actor.id);
   if (recorded) return recorded;

@@ -12,6 +12,14 @@ import { type AnswerDeps, answerRequest } from "./answer-request";
 import type { DriveDeps } from "./drive-run";
 import type { Engine, EngineOptions } from "./engine-types";
 import { publishAll } from "./event-writer";
+import {
+  commitDueDecisions,
+  commitHeldDecision,
+  type HeldDecisionDeps,
+  holdDecision,
+  holdDurationMs,
+  undoDecision,
+} from "./held-decisions";
 import { readRequest } from "./read-request";
 import { createRunLauncher, leaseUntil } from "./run-launcher";
 import { createRunTimers } from "./run-timers";
@@ -59,10 +67,30 @@ export function createEngine(options: EngineOptions): Engine {
     resumeWhenReady: launcher.resumeWhenReady,
     runs: launcher,
   };
+  const answer: Engine["answerRequest"] = (input) =>
+    inSpan("toolnexus.answer", { "toolnexus.request_id": input.requestId }, async () => {
+      const answered = await answerRequest(answerDeps, input);
+      logger.info(
+        {
+          pendingId: answered.request.id,
+          runId: answered.request.runId,
+          actorId: input.actor.id,
+          status: answered.request.status,
+        },
+        "request answered",
+      );
+      return answered;
+    });
+  const heldDeps: HeldDecisionDeps = {
+    ...answerDeps,
+    answerRequest: answer,
+    holdMs: options.holdMs ?? holdDurationMs(),
+  };
   const timers = createRunTimers({
     deps,
     answerDeps,
     launcher,
+    commitDueDecisions: () => commitDueDecisions(heldDeps),
     intervals: {
       expiryMs: options.expiryIntervalMs ?? 1_000,
       recoveryMs: options.recoveryIntervalMs ?? 1_000,
@@ -109,20 +137,12 @@ export function createEngine(options: EngineOptions): Engine {
       return { runId };
     },
 
-    answerRequest: (input) =>
-      inSpan("toolnexus.answer", { "toolnexus.request_id": input.requestId }, async () => {
-        const answered = await answerRequest(answerDeps, input);
-        logger.info(
-          {
-            pendingId: answered.request.id,
-            runId: answered.request.runId,
-            actorId: input.actor.id,
-            status: answered.request.status,
-          },
-          "request answered",
-        );
-        return answered;
-      }),
+    answerRequest: answer,
+
+    holdDecision: (input) => holdDecision(heldDeps, input),
+    undoDecision: (input) => undoDecision(heldDeps, input),
+    commitDecision: (heldId) => commitHeldDecision(heldDeps, heldId),
+    commitDueDecisions: () => commitDueDecisions(heldDeps),
 
     async cancelRun({ runId, actor }) {
       const who = actorInput.safeParse(actor);

@@ -5,6 +5,7 @@ import type { Actor } from "@/lib/domain/roles";
 import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
 import type { AnswerPolicy } from "./answer-policy";
 import type { EventBus } from "./event-bus";
+import type { CommitOutcome, HeldDecision } from "./held-decisions";
 import type { ReadRequest } from "./read-request";
 
 import type { SubscribeInput } from "./subscribe-thread";
@@ -31,6 +32,8 @@ export interface EngineOptions {
   policy?: AnswerPolicy;
   /** How often `start()` sweeps for expired requests. Default 1 s. */
   expiryIntervalMs?: number;
+  /** How long a reviewer's decision can be undone before it commits (default: holdDurationMs()). */
+  holdMs?: number;
   /** How often `start()` looks for runs nobody is driving while any run is live. Default 1 s. */
   recoveryIntervalMs?: number;
   /** The same when nothing runs anywhere and the bus is quiet. Default 15 s. */
@@ -101,6 +104,17 @@ export interface Engine {
   startRun(input: { threadId: string; userId: string; message: string }): Promise<{ runId: string }>;
   /** The one way to answer a request: exists, may answer, still open, in time, fits its schema, claimed. */
   answerRequest(input: AnswerInput): Promise<{ request: StoredRequest }>;
+  /**
+   * A decision checked as `answerRequest` checks it, then held until `commitAt` so it can be
+   * undone (ADR 0080); it commits through `answerRequest` by `commitDecision` or the sweep.
+   */
+  holdDecision(input: Pick<AnswerInput, "requestId" | "actor" | "answer">): Promise<HeldDecision>;
+  /** Undoes the actor's own held decision; `conflict:decision_committed` once it is committing. */
+  undoDecision(input: { heldId: string; actor: Actor }): Promise<{ requestId: string }>;
+  /** Commits a held decision now if it is due; `not_due` when early or already being committed. */
+  commitDecision(heldId: string): Promise<CommitOutcome>;
+  /** Commits every due held decision (the engine's sweep does so each second); returns how many. */
+  commitDueDecisions(): Promise<number>;
   cancelRun(input: { runId: string; actor: Actor }): Promise<void>;
   /** Makes a request with no run, or returns the one its Idempotency-Key already made. */
   createRequest(input: NewStandaloneRequest): Promise<{ request: StoredRequest; replayed: boolean }>;

@@ -37,11 +37,14 @@ export function createRunTimers({
   answerDeps,
   launcher,
   intervals,
+  commitDueDecisions,
 }: {
   deps: DriveDeps;
   answerDeps: AnswerDeps;
   launcher: RunLauncher;
   intervals: RunTimerIntervals;
+  /** Commits held decisions whose Undo window has passed (held-decisions.ts), on the expiry beat. */
+  commitDueDecisions?: () => Promise<number>;
 }): RunTimers {
   const { db, instanceId, leaseMs } = deps;
   let timers: NodeJS.Timeout[] = [];
@@ -104,6 +107,7 @@ export function createRunTimers({
       await sweepRuns();
       await expireDueRequests();
       every(intervals.expiryMs, expireDueRequests);
+      if (commitDueDecisions) every(intervals.expiryMs, commitDueDecisions);
       recovery = scheduleRecovery({
         sweep: sweepRuns,
         busyMs: intervals.recoveryMs,

@@ -1,4 +1,5 @@
 import { AUDIT_OUTCOMES } from "@/lib/domain/audit";
+import { OUTCOME_LABEL } from "@/lib/domain/outcome";
 import type { AuditFilters } from "../_lib/audit-filters";
 
 /** A plain GET form: the filters land in the URL, so a view can be reloaded, shared, exported. */
@@ -44,7 +45,7 @@ export function AuditFilterForm({
           <option value="">Any outcome</option>
           {AUDIT_OUTCOMES.map((outcome) => (
             <option key={outcome} value={outcome}>
-              {outcome}
+              {OUTCOME_LABEL[outcome]}
             </option>
           ))}
         </select>

@@ -39,7 +39,7 @@ export const answerManyInput = z
 type Decision = z.infer<typeof answerManyInput>["decision"];
 
 /** The answer the single form would have sent; only approvals are answered in bulk. */
-function answerFor(decision: Decision) {
+export function answerFor(decision: Decision) {
   return (stored: BareRequest): SubmittedAnswer => {
     if (!requestKindSpec(stored.request.kind).bulkApprovable)
       throw new AppError("bad_request:input", { message: NOT_AN_APPROVAL });

@@ -36,6 +36,21 @@ const fields = {
   page: z.coerce.number().int().min(1).max(10_000),
 };
 
+/** The view a reviewer lands on: open requests of any kind, unsearched, from the first page. */
+export function isDefaultView(filters: InboxFilters): boolean {
+  return (
+    filters.status === "open" && !filters.kind && !filters.q && !filters.searchError && filters.page === 1
+  );
+}
+
+/** What the status filter reads as, in the app's words for outcomes. */
+export const INBOX_STATUS_LABELS: Record<InboxStatus, string> = {
+  open: "Open",
+  answered: "Approved, declined or answered",
+  expired: "Expired",
+  cancelled: "Cancelled",
+};
+
 /** Reads the inbox's filters out of the URL, where they live so views can be shared and reloaded. */
 export function parseInboxFilters(params: Record<string, string | string[] | undefined>): InboxFilters {
   const read = <K extends keyof typeof fields>(key: K): z.infer<(typeof fields)[K]> | undefined => {

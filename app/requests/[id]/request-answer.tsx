@@ -2,8 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
+import { useDecisions } from "@/components/decisions/decisions-context";
+import { HeldAnswer } from "@/components/decisions/held-answer";
 import { RequestForm } from "@/components/request-form/request-form";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import type { RequestView } from "@/lib/domain/request-view";
 import type { AppErrorCode } from "@/lib/errors";
 import { answerRequestAction } from "../actions";
@@ -32,21 +35,31 @@ export function RequestAnswer({
   canAnswer: boolean;
 }) {
   const router = useRouter();
+  const decisions = useDecisions();
+  // An approval's decision is held a few seconds so it can be undone (ADR 0080); other answers,
+  // and any page outside the provider, answer at once.
+  const holds =
+    decisions !== null && requestKindSpec(view.request.kind).form === "approval" && view.audience !== "group";
   const [closedNotice, setClosedNotice] = useState<{ requestId: string; message: string } | null>(null);
   const submit = useCallback<SubmitAnswer>(
     async (answer) => {
-      const result = await answerRequestAction({ requestId, answer });
+      const result =
+        holds && decisions
+          ? await decisions.holdOne(requestId, answer)
+          : await answerRequestAction({ requestId, answer });
       if (!result.ok && CLOSED.has(result.error.code)) {
         setClosedNotice({ requestId, message: result.error.message });
         router.refresh();
       }
       return result;
     },
-    [requestId, router],
+    [requestId, router, holds, decisions],
   );
   const onSent = useCallback(() => router.refresh(), [router]);
   const notice =
     closedNotice?.requestId === requestId && view.status !== "open" ? closedNotice.message : null;
+  const held = view.status === "open" ? decisions?.heldFor(requestId) : undefined;
+  if (held) return <HeldAnswer entry={held} onUndo={() => void decisions?.undo(held.key)} />;
   return (
     <>
       {notice && (

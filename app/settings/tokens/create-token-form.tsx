@@ -1,9 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import { CopyButton } from "@/components/copy-button";
 import type { ActionResult } from "@/lib/errors";
 import { unsentResult } from "@/lib/errors";
 import { McpSetup } from "./mcp-setup";
+import { TokenSnippets } from "./token-snippets";
 
 const SCOPES = [
   { value: "requests:write", label: "requests:write — make and cancel requests" },
@@ -101,6 +103,8 @@ export function CreateTokenForm({ createToken }: { createToken: CreateToken }) {
           <output aria-label="New token" className="tn-json" data-testid="new-token">
             {created.token}
           </output>
+          <CopyButton text={created.token} label="Copy the token" />
+          <TokenSnippets token={created.token} />
           <McpSetup token={created.token} scopes={created.scopes} />
         </div>
       )}
