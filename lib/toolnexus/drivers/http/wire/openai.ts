@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolnexusError } from "../../../errors";
 import type { Message, ModelInput, ModelStreamPart, ModelTurn, ToolCall, Usage } from "../../../types";
 import type { SseEvent } from "../sse";
+import { isPlainCompletion } from "./openai-reply";
 import { toolArguments } from "./tool-arguments";
 import { excerptOf, parseWireShape } from "./wire-errors";
 import type { WireFormat, WireRequestOptions } from "./wire-format";
@@ -90,10 +91,13 @@ export const openAiWire: WireFormat = {
   },
 
   parseResponse: (json) => {
-    const completion = parseWireShape(responseSchema, json, {
-      code: "provider:malformed_response",
-      what: "an OpenAI chat completion",
-    });
+    // The everyday reply skips the schema (see openai-reply.ts); the schema decides the rest.
+    const completion = isPlainCompletion(json)
+      ? json
+      : parseWireShape(responseSchema, json, {
+          code: "provider:malformed_response",
+          what: "an OpenAI chat completion",
+        });
     const choice = completion.choices[0]!;
     const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
       const raw = call.function.arguments;
