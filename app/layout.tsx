@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { holdDurationMs } from "@/lib/engine/hold-duration";
 import { AppHeader } from "./app-header";
 import { DecisionToasts } from "./decisions/decision-toasts";
 import "./globals.css";
@@ -16,18 +17,23 @@ export const metadata: Metadata = {
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
+  const page = (
+    <>
+      <AppHeader />
+      <main id="main" className="app-main">
+        {children}
+      </main>
+    </>
+  );
+  // With the Undo window turned off (TOOLNEXUS_HOLD_SECONDS=0) no page holds a decision: without
+  // the toasts' provider every form and the bulk bar answer at once (ADR 0080).
   return (
     <html lang="en">
       <body>
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        <DecisionToasts>
-          <AppHeader />
-          <main id="main" className="app-main">
-            {children}
-          </main>
-        </DecisionToasts>
+        {holdDurationMs() > 0 ? <DecisionToasts>{page}</DecisionToasts> : page}
       </body>
     </html>
   );

@@ -4,6 +4,12 @@ import { ChatPage } from "./pages/chat-page";
 import { InboxPage } from "./pages/inbox-page";
 
 // Order numbers of this run only, so requests other tests leave behind never match.
+// The journeys run with the Undo window off (playwright.config.ts); these two need it on.
+test.skip(
+  Number(process.env.E2E_HOLD_SECONDS ?? 0) <= 0,
+  "needs the Undo window: E2E_HOLD_SECONDS=5 npx playwright test e2e/decision-undo.spec.ts",
+);
+
 const series = `U${Date.now().toString(36).toUpperCase()}`;
 const refund = (n: number) =>
   [`refund order ${series}-${n} for $175`, `Approve a refund of $175.00 for order ${series}-${n}?`] as const;

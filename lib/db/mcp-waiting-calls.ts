@@ -1,7 +1,6 @@
 import "server-only";
 import type { DbClient } from "./db-types";
 import { lockUntilTransactionEnds } from "./sql/advisory-lock";
-import { getDbProvider } from "./sql/db-provider";
 import { engineTransaction } from "./sql/transaction-options";
 
 // The MCP calls waiting for answers, on every instance sharing the database (ADR 0072): one row

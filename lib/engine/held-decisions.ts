@@ -19,11 +19,7 @@ import { reportEngineError } from "./run-launcher";
 // the one answer path, by whichever comes first: the reviewer's page when its timer ends, or
 // the engine's sweep (once a second, in every process), so a closed tab never loses it.
 
-/** How long a decision waits for an Undo. TOOLNEXUS_HOLD_SECONDS changes it (0 turns it off). */
-export function holdDurationMs(env: Record<string, string | undefined> = process.env): number {
-  const seconds = Number(env.TOOLNEXUS_HOLD_SECONDS ?? 5);
-  return Number.isFinite(seconds) && seconds >= 0 && seconds <= 60 ? seconds * 1000 : 5000;
-}
+export { holdDurationMs } from "./hold-duration";
 
 // A committer that claimed a decision and then died leaves it claimed; after this long the
 // sweep claims it again. The answer path is exactly-once, so a second try cannot answer twice.
