@@ -12,13 +12,16 @@ export type RuleVerdict =
   | { status: "refused"; result: ToolResult };
 
 /** What a condition reads about the tool: plain JSON, the same on every call. */
-export function toolFacts(tool: Tool): CallFacts["tool"] {
+export function toolFacts(tool: RuledTool): CallFacts["tool"] {
   return {
     name: tool.name,
     source: tool.source ?? "native",
     annotations: JSON.parse(JSON.stringify(tool.annotations ?? {})) as Record<string, unknown>,
   };
 }
+
+/** What rules are judged by of a tool: an MCP client's permission prompt has no `Tool` behind it. */
+export type RuledTool = Pick<Tool, "name" | "source" | "annotations">;
 
 const NOBODY: CallFacts["user"] = { email: "", role: "user", groups: [] };
 
@@ -29,9 +32,12 @@ const NOBODY: CallFacts["user"] = { email: "", role: "user", groups: [] };
  */
 export async function ruleVerdict(input: {
   store: PolicyStore;
-  tool: Tool;
+  tool: RuledTool;
   args: Record<string, unknown>;
-  /** The person the call is made for (the chat's owner); they never count as an approver. */
+  /**
+   * The person the call is made for (the chat's owner, or an MCP token's owner); they never count
+   * as an approver.
+   */
   askerId: string | undefined;
   runId: string | undefined;
   threadId: string | undefined;

@@ -5,8 +5,7 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 import { canonicalJson } from "@/app/api/v1/_lib/request-calls";
 import type { TokenCaller } from "@/lib/auth/api-token-auth";
 import type { StoredRequest } from "@/lib/db/requests";
-import type { Audience } from "@/lib/domain/events";
-import type { Engine } from "@/lib/engine/engine-types";
+import type { Engine, NewStandaloneRequest } from "@/lib/engine/engine-types";
 import { AppError } from "@/lib/errors";
 import type { Request as InboxRequest } from "@/lib/toolnexus/types";
 import { REREAD_EVERY_MS } from "./mcp-limits";
@@ -30,7 +29,8 @@ export interface McpCallContext {
 export interface Ask {
   tool: string;
   request: Omit<InboxRequest, "id">;
-  audience?: Exclude<Audience, "group">;
+  /** Who must answer; a group's members vote as on an API request addressed to them (ADR 0076). */
+  audience?: NewStandaloneRequest["audience"];
   /** What names this call across retries: the client's id for it, else its input. */
   callKey: string | undefined;
   /** Everything that makes two tries the same call; a call key reused with other input is refused. */

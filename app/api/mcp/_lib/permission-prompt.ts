@@ -4,11 +4,17 @@ import type { StoredRequest } from "@/lib/db/requests";
 import { getUserById } from "@/lib/db/users";
 import { askAndWait, type McpCallContext, type ToolExtra } from "./ask-and-wait";
 import { defaultExpirySeconds } from "./mcp-limits";
+import { promptRuleOf } from "./prompt-rules";
 import { allowedByGrant, grantIfTicked, tickRevokedSince } from "./token-grants";
 import { approvalRequest, permissionDecision, permissionPrompt } from "./tool-requests";
 
-// `permission_prompt`, Claude Code's contract (ADR 0064): a grant lets it through unasked (ADR
-// 0065); else it asks the inbox, or finds the request an earlier try of the same call made.
+// `permission_prompt`, Claude Code's contract (ADR 0064): the tool's rules are judged first (ADR
+// 0074); then a grant lets it through unasked (ADR 0065), unless a rule addressed it to a group;
+// else it asks the inbox, or finds the request an earlier try of the same call made.
+
+function reply(decision: Record<string, unknown>) {
+  return { content: [{ type: "text" as const, text: JSON.stringify(decision) }] };
+}
 
 export async function answererOf(db: DbClient, stored: StoredRequest): Promise<string | undefined> {
   const actorId = stored.answer?.actorId;
@@ -27,10 +33,13 @@ export async function promptForPermission(
   extra: ToolExtra,
 ) {
   const { db, caller } = context;
-  if (await allowedByGrant(db, caller, { toolName: tool_name, toolUseId: tool_use_id })) {
-    return {
-      content: [{ type: "text" as const, text: JSON.stringify({ behavior: "allow", updatedInput: input }) }],
-    };
+  const rule = await promptRuleOf(db, caller, { toolName: tool_name, input });
+  if (rule.status === "allow") return reply({ behavior: "allow", updatedInput: input });
+  if (rule.status === "deny") return reply({ behavior: "deny", message: rule.message });
+  // A group's M approvals are not to be replaced by one reviewer's "always allow", given or offered.
+  const group = rule.status === "group" ? rule.audience : undefined;
+  if (!group && (await allowedByGrant(db, caller, { toolName: tool_name, toolUseId: tool_use_id }))) {
+    return reply({ behavior: "allow", updatedInput: input });
   }
   let askedAgain: string | undefined;
   for (;;) {
@@ -43,8 +52,9 @@ export async function promptForPermission(
           tool: tool_name,
           args: input,
           expiresInSeconds: defaultExpirySeconds(),
-          offerAllowForToken: true,
+          offerAllowForToken: !group,
         }),
+        ...(group ? { audience: group } : {}),
         callKey: tool_use_id,
         ...(askedAgain ? { askedAgain } : {}),
         sameness: { tool_name, input },
@@ -55,13 +65,12 @@ export async function promptForPermission(
     // A repeat that finds an approval whose "always allow" the owner has revoked since does not
     // reuse it: the revoke took back the trust that approval gave, so the person is asked anew,
     // in a request of its own that the call's later repeats find in turn (ADR 0072).
-    const revoked = await tickRevokedSince(db, caller, tool_name, stored);
+    const revoked = group ? undefined : await tickRevokedSince(db, caller, tool_name, stored);
     if (revoked) {
       askedAgain = revoked;
       continue;
     }
-    await grantIfTicked(db, caller, tool_name, stored);
-    const decision = permissionDecision(stored, input, await answererOf(db, stored));
-    return { content: [{ type: "text" as const, text: JSON.stringify(decision) }] };
+    if (!group) await grantIfTicked(db, caller, tool_name, stored);
+    return reply(permissionDecision(stored, input, await answererOf(db, stored)));
   }
 }
