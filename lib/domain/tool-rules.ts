@@ -35,6 +35,12 @@ export const RULES_PER_TOOL_MAX = 20;
 /** How many approvals a group outcome may ask for. */
 export const RULE_REQUIRED_MAX = 10;
 
+/**
+ * A tool name an MCP client sends in a permission prompt (`Bash`, `mcp__server__tool`), as an
+ * admin may give rules to it: 1 to 64 letters, digits, "_", "-", "." or ":".
+ */
+export const CLIENT_TOOL_NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+
 /** A group's slug: lower-case letters, digits and "-", starting with a letter or digit. */
 export const GROUP_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export const GROUP_NAME_MAX_LENGTH = 80;

@@ -2,12 +2,14 @@ import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
 import type { McpPool } from "@/lib/agent/mcp/mcp-pool";
 import { checkCondition, judgeRules } from "@/lib/agent/policy/rule-conditions";
+import { clientToolFacts } from "@/lib/agent/policy/rule-verdict";
 import { agentToolFacts } from "@/lib/agent/tool-rule-catalog";
 import { getApproverGroupBySlug, listGroupSlugsForUser } from "@/lib/db/approver-groups";
 import type { DbClient } from "@/lib/db/db-types";
 import { replaceToolRules } from "@/lib/db/tool-rules";
 import { getUserByEmail } from "@/lib/db/users";
 import {
+  CLIENT_TOOL_NAME_PATTERN,
   GROUP_SLUG_PATTERN,
   RULE_CONDITION_MAX_LENGTH,
   RULE_REQUIRED_MAX,
@@ -18,7 +20,8 @@ import {
 import { AppError, type FieldIssue } from "@/lib/errors";
 
 // An admin edits a tool's rules as one ordered list and saves it whole, or tries the list as it
-// stands on pasted arguments (ADR 0074). Conditions are checked here, with their position.
+// stands on pasted arguments (ADR 0074). Conditions are checked here, with their position. The
+// tool is one of the app's own, or a tool an MCP client names in its permission prompts (`Bash`).
 
 type Deps = { db: DbClient; mcp: Pick<McpPool, "tools"> };
 
@@ -79,10 +82,19 @@ function refuse(issues: FieldIssue[]): never {
   });
 }
 
+/** The app's tool of that name, or else an MCP client's tool, whose name must be one a client may send. */
 async function toolOf(deps: Deps, userId: string, name: string) {
   const facts = await agentToolFacts({ userId, mcpTools: await deps.mcp.tools(), toolName: name });
-  if (!facts) throw new AppError("not_found:tool");
-  return facts;
+  if (facts) return facts;
+  if (!CLIENT_TOOL_NAME_PATTERN.test(name))
+    refuse([
+      {
+        path: "/toolName",
+        message:
+          'Not a tool of the app, nor a client\'s tool name (1 to 64 letters, digits, "_", "-", "." or ":").',
+      },
+    ]);
+  return clientToolFacts(name);
 }
 
 export const saveToolRules = defineAction(

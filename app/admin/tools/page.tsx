@@ -16,10 +16,13 @@ export const metadata = { title: "Tools · Admin · toolnexus" };
  * The agent's tools, as independent sections with their own data and actions: where tools come
  * from (MCP servers, the built-ins an admin switches on), then what each tool may do (approval policies).
  */
-export default async function AdminToolsPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function AdminToolsPage({ searchParams }: { searchParams: SearchParams }) {
   const admin = await requirePageRole("admin", "/admin/tools");
   const { db, mcp } = await getAppServices();
   const [section, mcpTools] = await Promise.all([loadServersSection({ db, mcp }), mcp.tools()]);
+  const { clientTool } = await searchParams;
   const configFile = mcpConfigPath();
   return (
     <section className="stack" aria-labelledby="admin-title">
@@ -34,7 +37,7 @@ export default async function AdminToolsPage() {
       />
       <BuiltinToolsSection db={db} />
       <ToolPolicySection db={db} adminId={admin.id} mcpTools={mcpTools} />
-      <ToolRulesSection db={db} adminId={admin.id} mcpTools={mcpTools} />
+      <ToolRulesSection db={db} adminId={admin.id} mcpTools={mcpTools} clientTool={clientTool} />
     </section>
   );
 }

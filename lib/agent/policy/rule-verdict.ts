@@ -20,6 +20,17 @@ export function toolFacts(tool: RuledTool): CallFacts["tool"] {
   };
 }
 
+/** The `tool.source` a condition reads for an MCP client's permission prompt. */
+export const MCP_CLIENT_SOURCE = "mcp-client";
+
+/**
+ * What a condition reads as `tool` for an MCP client's tool, named as the client names it: the
+ * prompt has no `Tool` behind it, so no annotations. The prompt and "try it" both read these.
+ */
+export function clientToolFacts(name: string): CallFacts["tool"] {
+  return { name, source: MCP_CLIENT_SOURCE, annotations: {} };
+}
+
 /** What rules are judged by of a tool: an MCP client's permission prompt has no `Tool` behind it. */
 export type RuledTool = Pick<Tool, "name" | "source" | "annotations">;
 

@@ -5,6 +5,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { listAllToolRules } from "@/lib/db/tool-rules";
 import { TOOL_POLICY_LABELS } from "@/lib/domain/tool-policy";
 import { AdminToolRules } from "./admin-tool-rules";
+import { ClientToolRules, clientToolToOpen } from "./client-tool-rules";
 
 /**
  * Rules per tool (ADR 0074): conditions on a call that decide who must agree before it runs,
@@ -15,10 +16,13 @@ export async function ToolRulesSection({
   db,
   adminId,
   mcpTools,
+  clientTool,
 }: {
   db: DbClient;
   adminId: string;
   mcpTools: Tool[];
+  /** The `?clientTool=` query value: an MCP client's tool name to open an editor for. */
+  clientTool: unknown;
 }) {
   const [tools, rules, groups] = await Promise.all([
     listAgentToolPolicies({ db, userId: adminId, mcpTools }),
@@ -26,6 +30,10 @@ export async function ToolRulesSection({
     listApproverGroups({ db }),
   ]);
   const groupOptions = groups.map(({ slug, name }) => ({ slug, name }));
+  const drafts = new Map(
+    [...rules].map(([name, list]) => [name, list.map(({ condition, outcome }) => ({ condition, outcome }))]),
+  );
+  const appTools = new Set(tools.map((tool) => tool.name));
   return (
     <section className="stack" aria-labelledby="tool-rules-title">
       <h2 id="tool-rules-title">Rules</h2>
@@ -40,10 +48,7 @@ export async function ToolRulesSection({
         Groups.
       </p>
       {tools.map((tool) => {
-        const toolRules = (rules.get(tool.name) ?? []).map(({ condition, outcome }) => ({
-          condition,
-          outcome,
-        }));
+        const toolRules = drafts.get(tool.name) ?? [];
         const policy = `${TOOL_POLICY_LABELS[tool.policy]}${tool.scope && tool.policy !== "free" && tool.policy !== "blocked" ? ` (only for ${tool.scope})` : ""}`;
         return (
           <details
@@ -63,6 +68,12 @@ export async function ToolRulesSection({
           </details>
         );
       })}
+      <ClientToolRules
+        rules={drafts}
+        appTools={appTools}
+        open={clientToolToOpen(clientTool, appTools)}
+        groups={groupOptions}
+      />
     </section>
   );
 }

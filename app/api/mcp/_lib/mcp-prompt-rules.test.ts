@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
+import { saveToolRules } from "@/app/admin/_lib/manage-tool-rules";
 import type { SessionUser } from "@/lib/auth/session-user";
 import { addApproverGroupMember, createApproverGroup } from "@/lib/db/approver-group-admin";
 import type { Db } from "@/lib/db/sql/client";
@@ -113,6 +114,27 @@ function suite(provider: TestProvider) {
     });
     const allowed = JSON.parse(textOf(await client.callTool(bash("ls"))));
     expect(allowed).toEqual({ behavior: "allow", updatedInput: { command: "ls" } });
+    expect(await requestsOf(db, owner.id)).toHaveLength(0);
+    await client.close();
+  });
+
+  it("a rule an admin saves for Bash through the rules editor's action judges the next prompt", async () => {
+    const { owner, client } = await asker();
+    await saveToolRules(
+      {
+        actor: admin,
+        input: {
+          toolName: "Bash",
+          expected: [],
+          rules: [
+            { condition: 'tool.source == "mcp-client" && args.command == "pwd"', outcome: { kind: "free" } },
+          ],
+        },
+      },
+      { db, mcp: { tools: async () => [] } },
+    );
+    const allowed = JSON.parse(textOf(await client.callTool(bash("pwd"))));
+    expect(allowed).toEqual({ behavior: "allow", updatedInput: { command: "pwd" } });
     expect(await requestsOf(db, owner.id)).toHaveLength(0);
     await client.close();
   });

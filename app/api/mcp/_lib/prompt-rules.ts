@@ -1,6 +1,6 @@
 import "server-only";
 import { createDbPolicyStore } from "@/lib/agent/policy/db-policy-store";
-import { ruleVerdict } from "@/lib/agent/policy/rule-verdict";
+import { clientToolFacts, ruleVerdict } from "@/lib/agent/policy/rule-verdict";
 import type { TokenCaller } from "@/lib/auth/api-token-auth";
 import type { DbClient } from "@/lib/db/db-types";
 import type { GroupAudience } from "@/lib/engine/engine-types";
@@ -10,9 +10,6 @@ import type { GroupAudience } from "@/lib/engine/engine-types";
 // `mcp__server__tool`); a condition sees `tool.source` "mcp-client", so a rule meant only for the
 // app's own tool of the same name says so. `args` is the prompt's `input`; `user` is the token's
 // owner, who asks.
-
-/** The `tool.source` a condition reads for an MCP client's permission prompt. */
-export const MCP_CLIENT_SOURCE = "mcp-client";
 
 export type PromptRule =
   /** No rule holds (or the tool has none): the prompt goes on as without rules. */
@@ -32,7 +29,7 @@ export async function promptRuleOf(
 ): Promise<PromptRule> {
   const verdict = await ruleVerdict({
     store: createDbPolicyStore({ db }),
-    tool: { name: prompt.toolName, source: MCP_CLIENT_SOURCE, annotations: {} },
+    tool: clientToolFacts(prompt.toolName),
     args: prompt.input,
     askerId: caller.actor.id,
     runId: undefined,
