@@ -14,6 +14,9 @@ test("the audit shows who answered what, filters by person, tool, outcome and da
   signInAs,
   request,
 }) => {
+  // Two chats, a reviewer and an admin, the first pages of a fresh server: more than a minute on a
+  // busy two-core machine.
+  test.setTimeout(150_000);
   const user = await signInAs("user");
   const chat = new ChatPage(user.page);
   for (const version of [edited.asked, declined]) {
