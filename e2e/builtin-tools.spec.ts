@@ -56,11 +56,11 @@ test.describe
       const request = new RequestPage(reviewer.page);
       await request.expectPrompt(prompt);
       await request.form.approve.click();
-      await request.form.expectReadOnly("Answered");
+      await request.form.expectReadOnly("Approved");
 
       // Alice's tab was never reloaded: the stream carried the approval and the command's output,
       // run in the configured workspace.
-      await expect(card).toContainText("Answered");
+      await expect(card).toContainText("Approved");
       await expect(chat.toolCard("bash")).toContainText("built-in says hi from workspace");
       await expect(chat.input).toBeEditable();
     });

@@ -104,7 +104,7 @@ test("the Python port's wait_for asks once, survives being killed, and returns t
   await inbox.open(prompt);
   const form = new RequestForm(reviewer.page.getByRole("main"));
   await form.approve.click();
-  await form.expectReadOnly("Answered");
+  await form.expectReadOnly("Approved");
 
   const second = runPython({ url: baseURL!, token }, prompt);
   try {

@@ -54,7 +54,7 @@ test("a reviewer on a phone approves an MCP client's permission prompt while it 
     await expect(request.form.field("command")).toHaveValue("npm publish");
     await request.form.field("command").fill("npm publish --dry-run");
     await request.form.approve.click();
-    await request.form.expectReadOnly("Answered");
+    await request.form.expectReadOnly("Approved");
 
     const result = await call;
     const text = (result.content as { type: string; text: string }[])[0]!.text;
