@@ -32,7 +32,11 @@ export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: R
   if (!canAnswer) {
     return (
       <p className="muted">
-        {view.audience === "reviewers" ? "Waiting for a reviewer." : "Waiting for the user to answer."}
+        {view.audience === "reviewers"
+          ? "Waiting for a reviewer."
+          : view.audience === "group"
+            ? "Waiting for the group's approvals."
+            : "Waiting for the user to answer."}
       </p>
     );
   }
