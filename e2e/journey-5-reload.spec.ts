@@ -26,10 +26,10 @@ test.describe("reloading the chat", () => {
     const request = new RequestPage(reviewer.page);
     await request.goto(row.id);
     await request.form.approve.click();
-    await request.form.expectReadOnly("Answered");
+    await request.form.expectReadOnly("Approved");
 
     await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
-    await expect(chat.requestCard("approval", prompt)).toContainText("Answered");
+    await expect(chat.requestCard("approval", prompt)).toContainText("Approved");
     await expect(chat.assistantMessages()).toHaveCount(1);
   });
 
@@ -83,7 +83,7 @@ test.describe("reloading the chat", () => {
     release.open();
 
     await expect(chat.toolCard("refund")).toContainText(/Refunded \$250\.00/);
-    await expect(chat.requestCard("approval", prompt)).toContainText("Answered");
+    await expect(chat.requestCard("approval", prompt)).toContainText("Approved");
     await expect(chat.runStatus()).toHaveCount(0);
     await expect(chat.assistantMessages()).toHaveCount(1);
     await expect(chat.input).toBeEditable();

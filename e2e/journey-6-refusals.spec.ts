@@ -72,7 +72,7 @@ test.describe("refusals", () => {
     await expect(second.page.getByText("Reason for declining (optional)")).toBeVisible();
     await stalePage.form.declineReason.fill("Not today");
     await firstPage.form.approve.click();
-    await firstPage.form.expectReadOnly("Answered");
+    await firstPage.form.expectReadOnly("Approved");
 
     await stalePage.form.decline.click();
     await expect(stalePage.form.alert).toHaveText("This request has already been answered.");
@@ -80,7 +80,7 @@ test.describe("refusals", () => {
     expect(answers.map((a) => [a.actorId, a.ok])).toEqual([[first.user.id, true]]);
 
     // Without a reload, the stale tab turns into the answered view and says who answered.
-    await stalePage.form.expectReadOnly("Answered");
+    await stalePage.form.expectReadOnly("Approved");
     await expect(second.page.getByText(`By ${first.user.name}`)).toBeVisible();
     await expect(stalePage.form.declineReason).toHaveCount(0);
     await expect(chat.toolCard("deploy")).toContainText(/Deployed web v5\.5 to production/);

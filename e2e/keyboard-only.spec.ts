@@ -62,6 +62,6 @@ test("a reviewer signs in, chats and approves from the inbox with the keyboard a
   await expect(inbox.row(prompt)).toHaveCount(0);
 
   await page.goto(chatUrl);
-  await expect(card).toContainText("Answered");
+  await expect(card).toContainText("Approved");
   await expect(chat.toolCard("deploy")).toContainText(`Deployed web ${version} to production`);
 });
