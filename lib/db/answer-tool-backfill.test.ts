@@ -13,7 +13,7 @@ describe.each(["sqlite", "postgres"] as const)("the answer tool migration on %s"
     let db = createDb({ url: temp.url });
     try {
       await migrateDatabase({ url: temp.url, before: MIGRATION });
-      // The tables a request needs did not change in this migration: the client can write them.
+      // User and Thread did not change since this migration: the client can write them.
       const user = await db.user.create({ data: { email: `backfill-${provider}@example.test` } });
       const thread = await db.thread.create({ data: { userId: user.id, title: "old" } });
       // The Run row is written by hand: the client knows Run's columns of today, which later
@@ -24,23 +24,13 @@ describe.each(["sqlite", "postgres"] as const)("the answer tool migration on %s"
         [1, "deploy"],
         [2, "refund"],
       ] as const) {
-        await db.request.create({
-          data: {
-            id: `req-${n}`,
-            requestId: `pnd-${n}`,
-            runId: run.id,
-            threadId: thread.id,
-            ownerId: user.id,
-            toolCallId: `call-${n}`,
-            toolName,
-            args: {},
-            kind: "approval",
-            prompt: `Old ${n}?`,
-            payload: { id: `pnd-${n}`, kind: "approval", prompt: `Old ${n}?` },
-            audience: "reviewers",
-            status: "answered",
-          },
-        });
+        // Request gained columns after this migration too: its row is written by hand as well.
+        const payload = JSON.stringify({ id: `pnd-${n}`, kind: "approval", prompt: `Old ${n}?` });
+        if (provider === "postgres") {
+          await db.$executeRaw`INSERT INTO "Request" ("id", "requestId", "runId", "threadId", "ownerId", "toolCallId", "toolName", "args", "kind", "prompt", "payload", "audience", "status", "updatedAt") VALUES (${`req-${n}`}, ${`pnd-${n}`}, ${run.id}, ${thread.id}, ${user.id}, ${`call-${n}`}, ${toolName}, '{}'::jsonb, 'approval', ${`Old ${n}?`}, ${payload}::jsonb, 'reviewers', 'answered', ${new Date()})`;
+        } else {
+          await db.$executeRaw`INSERT INTO "Request" ("id", "requestId", "runId", "threadId", "ownerId", "toolCallId", "toolName", "args", "kind", "prompt", "payload", "audience", "status", "updatedAt") VALUES (${`req-${n}`}, ${`pnd-${n}`}, ${run.id}, ${thread.id}, ${user.id}, ${`call-${n}`}, ${toolName}, '{}', 'approval', ${`Old ${n}?`}, ${payload}, 'reviewers', 'answered', ${new Date()})`;
+        }
       }
       // The Answer table is the one that changes: rows as the old schema wrote them.
       await db.$executeRaw`INSERT INTO "Answer" ("id", "requestRowId", "actorId", "ok", "reason") VALUES ('ans-1', 'req-1', ${user.id}, ${true}, NULL)`;
