@@ -132,7 +132,11 @@ describe.each<TestProvider>(["sqlite", "postgres"])("votes through the API on %s
       "group",
     ]) {
       const malformed = await made({ ...refund, audience });
-      expect([malformed.status, paths(malformed)[0]?.startsWith("/audience")]).toEqual([400, true]);
+      expect([malformed.status, malformed.body.code, paths(malformed)[0]?.startsWith("/audience")]).toEqual([
+        422,
+        "invalid:audience",
+        true,
+      ]);
     }
   });
 

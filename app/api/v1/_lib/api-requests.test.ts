@@ -234,7 +234,7 @@ describe("the requests API with tokens", () => {
       [{ kind: "approval", prompt: "When?", expiresAt: "tomorrow" }, "/expiresAt"],
       [{ kind: "approval", prompt: "Late?", expiresAt: "2020-01-01T00:00:00Z" }, "/expiresAt"],
       [{ kind: "input", prompt: "Which?", data: { schema: { type: "nope" } } }, "/data/schema"],
-      [{ kind: "approval", prompt: "Who?", audience: "everyone" }, "/audience"],
+      [{ kind: "approval", prompt: "Who?", audience: "everyone", expiresAt: "tomorrow" }, "/audience"],
       [{ kind: "approval", prompt: "Extra?", runId: "r1" }, "/"],
       [{ kind: "authorization", prompt: "Sign in", url: "https://example.test" }, "/kind"],
       [approval, "/headers/Idempotency-Key", { "idempotency-key": "has spaces" }],

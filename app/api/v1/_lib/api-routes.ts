@@ -50,6 +50,7 @@ export const createRequestRoute = {
   summary: "Ask a person: make a request that the inbox shows and someone answers.",
   scope: "requests:write",
   body: createRequestBody,
+  unprocessable: { field: "audience", code: "invalid:audience" },
   headers: [
     {
       name: "Idempotency-Key",
@@ -67,7 +68,7 @@ export const createRequestRoute = {
     ...bodyRefusals,
     422: {
       description:
-        "The Idempotency-Key was used with another body, or another audience once the default is applied; or the audience names a group that does not exist, has fewer members besides the asker than `required`, or is given for a request that is not an approval (`issues` names /audience/group, /audience/required or /audience).",
+        "The Idempotency-Key was used with another body, or another audience once the default is applied; or the audience names a group that does not exist, has fewer members besides the asker than `required`, is given for a request that is not an approval, or is malformed when nothing else is (`issues` names /audience/group, /audience/required, /audience or the field inside it).",
       schema: errorSchema,
     },
   },

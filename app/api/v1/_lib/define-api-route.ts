@@ -7,7 +7,7 @@ import { authenticateApiToken, countApiCall, ensureScope, type TokenCaller } fro
 import type { ApiTokenScope } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
-import { AppError, errorHeaders, type FieldIssue } from "@/lib/errors";
+import { AppError, type AppErrorCode, errorHeaders, type FieldIssue } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/request-body-check";
 
 /** What the OpenAPI document says about one call; the route parses with the same schemas. */
@@ -27,6 +27,12 @@ export interface ApiRouteSpec<
   query?: Query;
   body?: Body;
   headers?: { name: string; schema: z.ZodType; description: string }[];
+  /**
+   * Body fields refused with 422 and this code, not 400, when they are the only fault: the
+   * audience is one such field, so a client handles every refusal of it (a malformed value, an
+   * unknown group) the same way.
+   */
+  unprocessable?: { field: string; code: AppErrorCode };
   responses: Record<
     number,
     {
@@ -60,15 +66,28 @@ function describeIssues(where: string, issues: FieldIssue[]): string {
   return `The request is not valid: ${each.join("; ")}.`;
 }
 
-/** Parses one part of the call, refusing it with a 400 that names each bad field. */
-function parsePart<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+/**
+ * Parses one part of the call, refusing it with a 400 that names each bad field, or with the
+ * spec's 422 when every fault lies in its unprocessable field.
+ */
+function parsePart<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+  unprocessable?: ApiRouteSpec["unprocessable"],
+): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => ({
     path: `/${issue.path.map(String).join("/")}`,
     message: issue.message,
   }));
-  throw new AppError("bad_request:input", { message: describeIssues(where, issues), issues });
+  const within = (path: string) =>
+    unprocessable !== undefined &&
+    (path === `/${unprocessable.field}` || path.startsWith(`/${unprocessable.field}/`));
+  const code =
+    issues.every((issue) => within(issue.path)) && unprocessable ? unprocessable.code : "bad_request:input";
+  throw new AppError(code, { message: describeIssues(where, issues), issues });
 }
 
 /** A body is JSON by its Content-Type, not by a guess at its bytes (415 otherwise). */
@@ -131,7 +150,7 @@ export function serveApiRoute<Params extends z.ZodType, Query extends z.ZodType,
         // Counted while read (413 past the limit) and parsed strictly (400), in lib/http.
         const read = await readJsonBody(request);
         if (read.status === "refused") return json(read.refusal, read.refusal.status);
-        body = parsePart(spec.body, read.value, "body");
+        body = parsePart(spec.body, read.value, "body", spec.unprocessable);
       }
       const reply = await handler({ caller, params, query, body, request } as never, services);
       if ("stream" in reply)
