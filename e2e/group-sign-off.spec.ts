@@ -46,6 +46,12 @@ test("a $2,500 refund waits for 2 of finance: Rita approves and the asker's card
     await expect(new RequestPage(asker).form.approve).toHaveCount(0);
     await asker.close();
 
+    // Sam's inbox, open before Rita votes, follows her vote without a reload.
+    const samInbox = await sam.context.newPage();
+    await samInbox.goto("/inbox");
+    const samRow = samInbox.getByRole("listitem").filter({ hasText: order });
+    await expect(samRow.getByTestId("vote-tally")).toContainText("0 of 2", { timeout: 20_000 });
+
     const forRita = new RequestPage(rita.page);
     await forRita.goto(asked.id);
     await forRita.expectPrompt(prompt);
@@ -62,6 +68,9 @@ test("a $2,500 refund waits for 2 of finance: Rita approves and the asker's card
     await expect(card.getByTestId("vote-tally")).toContainText("1 of 2 approvals — Rita Finance", {
       timeout: 20_000,
     });
+
+    await expect(samRow.getByTestId("vote-tally")).toContainText("1 of 2", { timeout: 20_000 });
+    await samInbox.close();
 
     const forSam = new RequestPage(sam.page);
     await forSam.goto(asked.id);

@@ -123,6 +123,20 @@ describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on 
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await moved(() => take(null))).toEqual(["rita"]);
   });
+  it("moves for the group's members and the asker when a member votes and the request stays open", async () => {
+    const group = await db.approverGroup.create({
+      data: { slug: "votes", name: "Votes", members: { create: [{ userId: rita.id }] } },
+    });
+    const approval = await addRequest(bob.id, "reviewers");
+    await db.request.update({
+      where: { id: approval },
+      data: { audience: "group", audienceGroup: group.slug, required: 2 },
+    });
+    const vote = () =>
+      db.requestVote.create({ data: { requestRowId: approval, voterId: rita.id, ok: true, argsHash: "h" } });
+    expect(await moved(vote)).toEqual(["bob", "rita"]);
+  });
+
   it.each([
     ["a user", alice],
     ["a reviewer", rita],
@@ -134,7 +148,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on 
       const plan = await explainQuery(db, provider, logged.queries[0]!);
       const text = plan.join("\n");
       expectNoScan(provider, plan);
-      if (provider === "postgres") expect(text).not.toMatch(/Sort/);
+      if (provider === "postgres") expect(text, text).not.toMatch(/Sort/);
       expect(text).toContain("Request_ownerId_status_createdAt_idx");
       if (viewer.role !== "user") {
         expect(text).toContain("Request_status_audience_createdAt_id_idx");

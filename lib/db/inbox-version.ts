@@ -7,7 +7,9 @@ type VersionRow = Record<
   | "rCount"
   | "oCount"
   | "gCount"
-  | "taken",
+  | "taken"
+  | "votedOwn"
+  | "votedGroup",
   unknown
 >;
 
@@ -47,8 +49,14 @@ export async function getInboxVersionByViewer({
   // The groups' requests the viewer votes on (or, as an admin, audits), as a third half, read in
   // the same statement: the viewer's groups are a subquery, not a read of their own.
   columns.push(...halfColumns(groupHalfInSql(viewer), "g"));
+  columns.push(...newestVotes(viewer));
   const [row] = await hotSqlOf(db).query<VersionRow>(sql`SELECT ${sqlJoin(columns, ", ")}`);
-  const groups = `|${halfVersion(row!, "g")}`;
+  // A vote that does not settle a group's request leaves it open: its tally moves the version.
+  const voteTimes = [row!.votedOwn, row!.votedGroup].map((at) =>
+    at === null ? 0 : readSqlTime(at).getTime(),
+  );
+  const voted = Math.max(...voteTimes) === 0 ? "" : `.${Math.max(...voteTimes).toString(36)}`;
+  const groups = `|${halfVersion(row!, "g")}${voted}`;
   if (halves.length === 1) return `${halfVersion(row!, "o")}${groups}`;
   // A take (or letting go) moves the reviewers' version: they see who is on which request. A
   // take that lapses changes nothing stored; the page hides it by its own clock.
@@ -63,6 +71,22 @@ function groupHalfInSql(viewer: InboxQuery["viewer"]): VersionHalf {
 }
 
 type VersionHalf = InboxHalf & { memberOf?: string };
+
+/**
+ * The newest vote on an open group request the viewer sees: one they asked ("votedOwn") and one
+ * they vote on ("votedGroup", `groupHalfInSql`). Open group requests are few; each one's votes
+ * are read by the `(requestRowId, voterId)` index, correlated so that no set is sorted.
+ */
+function newestVotes(viewer: InboxQuery["viewer"]): SqlStatement[] {
+  const halves = [
+    ["votedOwn", { audience: "group", ownerId: viewer.id }],
+    ["votedGroup", groupHalfInSql(viewer)],
+  ] as const;
+  return halves.map(
+    ([alias, half]) => sql`(SELECT max((SELECT max("createdAt") FROM ${sqlTable("RequestVote")}
+      WHERE "requestRowId" = ${R}."id")) FROM ${R} WHERE ${halfWhere(half, "open")}) AS ${sqlColumns([alias])}`,
+  );
+}
 
 const STATUSES = { Open: "open", Answered: "answered", Expired: "expired", Cancelled: "cancelled" } as const;
 const STATUS_TERMS = {

@@ -95,6 +95,9 @@ export async function castVote(
   const now = await getBareRequestById({ db: deps.db, id: request.id });
   if (!now) throw new AppError("not_found:request");
   if (now.status !== "open") return tooLate(deps, request, actor.id);
+  // The request stays open, so no event is written: this notice has every open inbox and chat
+  // card look again, and show the new tally.
+  await deps.bus.publish({ threadId: request.threadId, seq: 0 });
   return { request: { ...now, answer: null } };
 }
 
