@@ -1,0 +1,113 @@
+import { type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type RequestOptions,
+  RestTransportFactory,
+} from "@a2a-js/sdk/client";
+import type { Answer, Request } from "../types";
+import { messageAnswer, taskMessage } from "./a2a-task";
+import type { A2AWaitForOptions } from "./a2a-wait-for";
+
+// The calls a2a-wait-for.ts makes on the other agent, each through the official SDK's client.
+
+export function connect(
+  options: Pick<A2AWaitForOptions, "agentCard" | "agentCardUrl" | "fetch">,
+): Promise<Client> {
+  // v0.3 peers keep working: the card resolver and both transports translate for them.
+  const legacyCompat = { enabled: true };
+  const fetchImpl = options.fetch;
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [
+        new JsonRpcTransportFactory({ fetchImpl, legacyCompat }),
+        new RestTransportFactory({ fetchImpl, legacyCompat }),
+      ],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
+    }),
+  );
+  if (options.agentCard) return factory.createFromAgentCard(options.agentCard);
+  const url = options.agentCardUrl!;
+  return new URL(url).pathname.endsWith(".json")
+    ? factory.createFromUrl(url, url)
+    : factory.createFromUrl(url);
+}
+
+export type Call = () => RequestOptions;
+
+export async function findTask(peer: Client, key: string, call: Call): Promise<Task | undefined> {
+  try {
+    const found = await peer.listTasks(
+      {
+        tenant: "",
+        contextId: key,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: "",
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      },
+      call(),
+    );
+    return found.tasks[0];
+  } catch {
+    // A peer without ListTasks (A2A 0.3) cannot be asked: a restart there asks again.
+    return undefined;
+  }
+}
+
+function settles(state: TaskState | undefined): boolean {
+  return state !== undefined && !FLOWING.has(state);
+}
+
+const FLOWING = new Set([
+  TaskState.TASK_STATE_UNSPECIFIED,
+  TaskState.TASK_STATE_SUBMITTED,
+  TaskState.TASK_STATE_WORKING,
+]);
+
+/** The state a stream event reports, if it reports one. */
+function stateIn(event: StreamResponse): TaskState | undefined {
+  const payload = event.payload;
+  if (payload?.$case === "task") return payload.value.status?.state;
+  if (payload?.$case === "statusUpdate") return payload.value.status?.state;
+  return undefined;
+}
+
+/** Sends the request; a streaming peer is followed until the task first settles or asks. */
+export async function startTask(
+  peer: Client,
+  request: Request,
+  key: string,
+  streams: boolean,
+  call: Call,
+  made: (taskId: string) => void,
+): Promise<{ task: Task } | { answer: Answer }> {
+  if (!streams) {
+    const sent = await peer.sendMessage(taskMessage(request, key, true), call());
+    return "role" in sent ? { answer: messageAnswer(request, sent) } : { task: sent };
+  }
+  let taskId: string | undefined;
+  for await (const event of peer.sendMessageStream(taskMessage(request, key, false), call())) {
+    const payload = event.payload;
+    if (payload?.$case === "message") return { answer: messageAnswer(request, payload.value) };
+    if (payload?.$case === "task") taskId = payload.value.id;
+    if (payload?.$case === "statusUpdate") taskId = payload.value.taskId;
+    // Known from the first event on, so a deadline during the stream still cancels the task.
+    if (taskId) made(taskId);
+    if (taskId && settles(stateIn(event))) break;
+  }
+  if (!taskId) throw new Error("the stream ended before the peer made a task");
+  // The task as the peer keeps it, artifacts included, whatever the stream carried.
+  return { task: await peer.getTask({ tenant: "", id: taskId }, call()) };
+}
+
+/** Follows a working task's stream until its state settles; false when the stream ended first. */
+export async function untilSettled(peer: Client, task: Task, call: Call): Promise<boolean> {
+  for await (const event of peer.resubscribeTask({ tenant: "", id: task.id }, call())) {
+    if (settles(stateIn(event))) return true;
+  }
+  return false;
+}
