@@ -31,9 +31,13 @@ export function connect(
   );
   if (options.agentCard) return factory.createFromAgentCard(options.agentCard);
   const url = options.agentCardUrl!;
-  return new URL(url).pathname.endsWith(".json")
+  const made = new URL(url).pathname.endsWith(".json")
     ? factory.createFromUrl(url, url)
     : factory.createFromUrl(url);
+  return made.catch((error: unknown) => {
+    const said = error instanceof Error ? error.message : String(error);
+    throw new Error(`its agent card at ${url} could not be read (${said})`, { cause: error });
+  });
 }
 
 export type Call = () => RequestOptions;
