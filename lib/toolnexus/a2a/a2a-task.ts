@@ -9,7 +9,7 @@ export type TaskOutcome =
   | { status: "working" }
   | { status: "answered"; answer: Answer }
   /** The peer asks something itself (`input-required`, or `auth-required` with its sign-in). */
-  | { status: "asking"; question: Request };
+  | { status: "asking"; state: "input-required" | "auth-required"; question: Request };
 
 function textPart(value: string): Part {
   return { content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "text/plain" };
@@ -156,7 +156,12 @@ export function outcomeOf(request: Request, task: Task): TaskOutcome {
     return { status: "answered", answer: declined(request, ended.reason, ended.name, said) };
   }
   if (state === TaskState.TASK_STATE_INPUT_REQUIRED || state === TaskState.TASK_STATE_AUTH_REQUIRED) {
-    return { status: "asking", question: questionOf(task, state === TaskState.TASK_STATE_AUTH_REQUIRED) };
+    const auth = state === TaskState.TASK_STATE_AUTH_REQUIRED;
+    return {
+      status: "asking",
+      state: auth ? "auth-required" : "input-required",
+      question: questionOf(task, auth),
+    };
   }
   return { status: "working" };
 }

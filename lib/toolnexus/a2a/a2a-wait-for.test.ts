@@ -185,6 +185,53 @@ describe.each([
     expect(await waiting).toEqual({ id: request.id, ok: true, data: { answered: { ok: true } } });
   });
 
+  it("hands a sign-in the peer asks for to the host's waitFor as an authorization request", async () => {
+    const request = ask("auth");
+    expect(await waitFor()(request)).toMatchObject({
+      ok: false,
+      reason: "declined",
+      data: { state: "auth-required", message: "Sign in to the registry" },
+    });
+    const asked: Request[] = [];
+    await waitFor({
+      timeoutMs: 300,
+      onInputRequired: async (question) => {
+        asked.push(question);
+        return { id: question.id, ok: false, reason: "declined" };
+      },
+    })(ask("auth"));
+    expect(asked[0]).toMatchObject({
+      kind: "authorization",
+      prompt: "Sign in to the registry",
+      url: "https://idp.test/authorize",
+    });
+  });
+
+  it("takes a reply that is a message, with no task, as the answer", async () => {
+    const request = ask("message");
+    expect(await waitFor()(request)).toEqual({ id: request.id, ok: true, data: { text: "fine by me" } });
+  });
+
+  it("sends every request, the card's included, through the host's fetch", async () => {
+    const seen: string[] = [];
+    const guarded: typeof fetch = (input, init) => {
+      seen.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      return fetch(input, init);
+    };
+    await waitFor({ fetch: guarded })(ask("data"));
+    expect(seen[0]).toBe("/.well-known/agent-card.json");
+    expect(seen.slice(1).every((path) => path === "/a2a")).toBe(true);
+    expect(seen.length).toBeGreaterThan(1);
+
+    const refusing: typeof fetch = async () => {
+      throw new Error("refused by the outbound-address policy");
+    };
+    const before = peer.started;
+    const error = await waitFor({ fetch: refusing })(ask("data")).catch((e: unknown) => e);
+    expect(String((error as Error).message)).toMatch(/refused by the outbound-address policy/);
+    expect(peer.started).toBe(before);
+  });
+
   it("rejects with a ToolnexusError that never carries the headers when the peer cannot be reached", async () => {
     process.env.A2A_TEST_TOKEN = "s3cret-token";
     const closed = await startTestPeer({ streaming });

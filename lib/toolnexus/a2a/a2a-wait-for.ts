@@ -114,7 +114,7 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
         if (outcome.status === "answered") return outcome.answer;
         const waiting = outcome.status === "asking";
         if (waiting && onInput === "decline") {
-          return declined(request, "declined", "input-required", outcome.question.prompt);
+          return declined(request, "declined", outcome.state, outcome.question.prompt);
         }
         if (waiting && typeof onInput === "function" && !asked.has(outcome.question.id)) {
           asked.add(outcome.question.id);

@@ -15,7 +15,7 @@ import express from "express";
 // does with a task is named by the sent Request's `data.peer`: complete with data or with text,
 // reject, fail, work until released or cancelled, or ask a question of its own.
 
-export type PeerBehaviour = "data" | "text" | "reject" | "fail" | "hold" | "ask";
+export type PeerBehaviour = "data" | "text" | "reject" | "fail" | "hold" | "ask" | "auth" | "message";
 
 export interface TestPeer {
   url: string;
@@ -42,6 +42,13 @@ const data = (value: Record<string, unknown>): Part => ({
   metadata: undefined,
   filename: "",
   mediaType: "application/json",
+});
+
+const link = (value: string): Part => ({
+  content: { $case: "url", value },
+  metadata: undefined,
+  filename: "",
+  mediaType: "",
 });
 
 function partValue(parts: Part[], kind: "text" | "data"): unknown {
@@ -113,6 +120,23 @@ export async function startTestPeer(options: { streaming: boolean }): Promise<Te
         data: sent,
         contextId: ctx.contextId,
       });
+      const behaviour = sent?.data?.peer as PeerBehaviour;
+      if (behaviour === "message") {
+        // A reply with no task at all, as an agent that answers at once may give.
+        bus.publish(
+          AgentEvent.message({
+            messageId: crypto.randomUUID(),
+            contextId: ctx.contextId,
+            taskId: "",
+            role: 2,
+            parts: [text("fine by me")],
+            metadata: undefined,
+            extensions: [],
+            referenceTaskIds: [],
+          }),
+        );
+        return bus.finished();
+      }
       const task: Task = {
         id: ctx.taskId,
         contextId: ctx.contextId,
@@ -123,7 +147,6 @@ export async function startTestPeer(options: { streaming: boolean }): Promise<Te
       };
       bus.publish(AgentEvent.task(task));
       status(ctx, bus, TaskState.TASK_STATE_WORKING);
-      const behaviour = sent?.data?.peer as PeerBehaviour;
       if (behaviour === "data") complete(ctx, bus, [text("done"), data({ approved: true, by: "peer" })]);
       if (behaviour === "text") complete(ctx, bus, [text("approved by the peer")]);
       if (behaviour === "reject") status(ctx, bus, TaskState.TASK_STATE_REJECTED, [text("not today")]);
@@ -136,6 +159,12 @@ export async function startTestPeer(options: { streaming: boolean }): Promise<Te
           data: { schema: { type: "object" } },
         };
         status(ctx, bus, TaskState.TASK_STATE_INPUT_REQUIRED, [text("Which region?"), data(question)]);
+      }
+      if (behaviour === "auth") {
+        status(ctx, bus, TaskState.TASK_STATE_AUTH_REQUIRED, [
+          text("Sign in to the registry"),
+          link("https://idp.test/authorize"),
+        ]);
       }
       if (behaviour === "hold") {
         await new Promise<void>((resolve) => held.set(ctx.taskId, resolve));
