@@ -8,6 +8,8 @@ import {
   type RequestOptions,
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
+import { A2AError } from "@a2a-js/sdk/errors";
+import { type BackoffPolicy, backoffDelayMs } from "../backoff";
 import type { Answer, Request } from "../types";
 import { messageAnswer, taskMessage } from "./a2a-task";
 import type { A2AWaitForOptions } from "./a2a-wait-for";
@@ -80,7 +82,10 @@ function stateIn(event: StreamResponse): TaskState | undefined {
   return undefined;
 }
 
-/** Sends the request; a streaming peer is followed until the task first settles or asks. */
+/**
+ * Sends the request; a streaming peer is followed until the task first settles or asks. Only the
+ * task's id is kept: the task itself is then read as the peer keeps it, artifacts included.
+ */
 export async function startTask(
   peer: Client,
   request: Request,
@@ -88,10 +93,10 @@ export async function startTask(
   streams: boolean,
   call: Call,
   made: (taskId: string) => void,
-): Promise<{ task: Task } | { answer: Answer }> {
+): Promise<{ taskId: string } | { answer: Answer }> {
   if (!streams) {
     const sent = await peer.sendMessage(taskMessage(request, key, true), call());
-    return "role" in sent ? { answer: messageAnswer(request, sent) } : { task: sent };
+    return "role" in sent ? { answer: messageAnswer(request, sent) } : { taskId: sent.id };
   }
   let taskId: string | undefined;
   for await (const event of peer.sendMessageStream(taskMessage(request, key, false), call())) {
@@ -104,8 +109,7 @@ export async function startTask(
     if (taskId && settles(stateIn(event))) break;
   }
   if (!taskId) throw new Error("the stream ended before the peer made a task");
-  // The task as the peer keeps it, artifacts included, whatever the stream carried.
-  return { task: await peer.getTask({ tenant: "", id: taskId }, call()) };
+  return { taskId };
 }
 
 /** Follows a working task's stream until its state settles; false when the stream ended first. */
@@ -114,4 +118,44 @@ export async function untilSettled(peer: Client, task: Task, call: Call): Promis
     if (settles(stateIn(event))) return true;
   }
   return false;
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    function stop() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener("abort", stop, { once: true });
+  });
+}
+
+/** A refusal that asking again cannot change: the peer's protocol error, or a 4xx other than 408/429. */
+function permanent(error: unknown): boolean {
+  if (error instanceof A2AError) return true;
+  const status = /Status: (\d{3})/.exec(error instanceof Error ? error.message : "")?.[1];
+  return /^4\d\d$/.test(status ?? "") && status !== "408" && status !== "429";
+}
+
+/** Reads the task, again with backoff while the peer or the network is briefly away. */
+export async function readTask(
+  peer: Client,
+  id: string,
+  call: Call,
+  backoff: BackoffPolicy,
+  signal: AbortSignal,
+): Promise<Task> {
+  for (let failures = 0; ; failures += 1) {
+    try {
+      return await peer.getTask({ tenant: "", id }, call());
+    } catch (error) {
+      if (signal.aborted || permanent(error)) throw error;
+      await sleep(backoffDelayMs(backoff, failures), signal);
+    }
+  }
 }

@@ -232,6 +232,26 @@ describe.each([
     expect(peer.started).toBe(before);
   });
 
+  it("keeps following its task through a few failed reads, without sending it again", async () => {
+    let failedReads = 0;
+    const flaky: typeof fetch = (input, init) => {
+      // The first three reads of the task fail as if the peer were restarting.
+      if (/"method":"GetTask"/.test(String(init?.body)) && failedReads < 3) {
+        failedReads += 1;
+        return Promise.reject(new TypeError("fetch failed"));
+      }
+      return fetch(input, init);
+    };
+    const before = peer.started;
+    const request = ask("hold");
+    const waiting = waitFor({ fetch: flaky, backoff: { firstMs: 10, maxMs: 20, jitter: [1, 1] } })(request);
+    await until(() => peer.started === before + 1);
+    peer.release();
+    expect(await waiting).toEqual({ id: request.id, ok: true, data: { released: true } });
+    expect(failedReads).toBe(3);
+    expect(peer.started).toBe(before + 1);
+  });
+
   it("rejects with a ToolnexusError that never carries the headers when the peer cannot be reached", async () => {
     process.env.A2A_TEST_TOKEN = "s3cret-token";
     const closed = await startTestPeer({ streaming });

@@ -1,12 +1,12 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Client, RequestOptions } from "@a2a-js/sdk/client";
-import { type BackoffPolicy, backoffDelayMs } from "../backoff";
+import type { BackoffPolicy } from "../backoff";
 import { ToolnexusError } from "../errors";
 import { inboxIdempotencyKey } from "../inbox-wait-for";
 import { expandEnvHeaders } from "../mcp/config-file";
 import { untilAborted } from "../run-state";
 import type { Answer, Request, WaitFor } from "../types";
-import { connect, findTask, startTask, untilSettled } from "./a2a-peer";
+import { connect, findTask, readTask, sleep, startTask, untilSettled } from "./a2a-peer";
 import { answerMessage, declined, outcomeOf } from "./a2a-task";
 
 // A `waitFor` that hands each suspension to another agent over A2A, through the official SDK's
@@ -41,21 +41,6 @@ export interface A2AWaitForOptions {
 }
 
 const DEFAULT_BACKOFF: BackoffPolicy = { firstMs: 500, maxMs: 15_000, jitter: [0.5, 1] };
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    function stop() {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }
-    signal.addEventListener("abort", stop, { once: true });
-  });
-}
 
 /** The moment waiting ends: the sooner of `timeoutMs` from now and the request's `expiresAt`. */
 function deadlineOf(request: Request, timeoutMs: number | undefined): number | undefined {
@@ -99,16 +84,18 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
       const asked = new Set<string>();
 
       // Found again after a restart (the task's context is the request's key), or sent now.
-      let task = await findTask(peer, key, call);
-      if (!task) {
+      const found = await findTask(peer, key, call);
+      if (!found) {
         const started = await startTask(peer, request, key, streams, call, (id) => {
           taskId = id;
         });
         if ("answer" in started) return started.answer;
-        task = started.task;
+        taskId = started.taskId;
       }
-      taskId = task.id;
-      let failures = 0;
+      const id = found?.id ?? taskId!;
+      taskId = id;
+      const backoff = options.backoff ?? DEFAULT_BACKOFF;
+      let task = found ?? (await readTask(peer, id, call, backoff, signal));
       for (;;) {
         const outcome = outcomeOf(request, task);
         if (outcome.status === "answered") return outcome.answer;
@@ -131,14 +118,7 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
         } else {
           await sleep(pollEveryMs, signal);
         }
-        try {
-          task = await peer.getTask({ tenant: "", id: task.id }, call());
-          failures = 0;
-        } catch (error) {
-          if (signal.aborted) throw error;
-          // The peer or the network is briefly away: the task is still there, so keep following it.
-          await sleep(backoffDelayMs(options.backoff ?? DEFAULT_BACKOFF, failures++), signal);
-        }
+        task = await readTask(peer, id, call, backoff, signal);
       }
     } catch (error) {
       if (expiry.signal.aborted && !options.signal?.aborted) {
