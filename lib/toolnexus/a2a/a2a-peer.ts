@@ -44,9 +44,16 @@ export function connect(
 
 export type Call = () => RequestOptions;
 
-export async function findTask(peer: Client, key: string, call: Call): Promise<Task | undefined> {
-  try {
-    const found = await peer.listTasks(
+/** The task sent for this key before (by this process or one before a restart), if the peer lists it. */
+export async function findTask(
+  peer: Client,
+  key: string,
+  call: Call,
+  backoff: BackoffPolicy,
+  signal: AbortSignal,
+): Promise<Task | undefined> {
+  const list = () =>
+    peer.listTasks(
       {
         tenant: "",
         contextId: key,
@@ -57,9 +64,11 @@ export async function findTask(peer: Client, key: string, call: Call): Promise<T
       },
       call(),
     );
-    return found.tasks[0];
-  } catch {
-    // A peer without ListTasks (A2A 0.3) cannot be asked: a restart there asks again.
+  try {
+    return (await persist(list, backoff, signal)).tasks[0];
+  } catch (error) {
+    // A peer without ListTasks (A2A 0.3) refuses it: there a restarted process asks again.
+    if (signal.aborted || !permanent(error)) throw error;
     return undefined;
   }
 }
@@ -142,20 +151,29 @@ function permanent(error: unknown): boolean {
   return /^4\d\d$/.test(status ?? "") && status !== "408" && status !== "429";
 }
 
-/** Reads the task, again with backoff while the peer or the network is briefly away. */
-export async function readTask(
+/** Calls again with backoff while the peer or the network is briefly away; a refusal is thrown. */
+async function persist<T>(
+  attempt: () => Promise<T>,
+  backoff: BackoffPolicy,
+  signal: AbortSignal,
+): Promise<T> {
+  for (let failures = 0; ; failures += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (signal.aborted || permanent(error)) throw error;
+      await sleep(backoffDelayMs(backoff, failures), signal);
+    }
+  }
+}
+
+/** Reads the task as the peer keeps it, artifacts included. */
+export function readTask(
   peer: Client,
   id: string,
   call: Call,
   backoff: BackoffPolicy,
   signal: AbortSignal,
 ): Promise<Task> {
-  for (let failures = 0; ; failures += 1) {
-    try {
-      return await peer.getTask({ tenant: "", id }, call());
-    } catch (error) {
-      if (signal.aborted || permanent(error)) throw error;
-      await sleep(backoffDelayMs(backoff, failures), signal);
-    }
-  }
+  return persist(() => peer.getTask({ tenant: "", id }, call()), backoff, signal);
 }

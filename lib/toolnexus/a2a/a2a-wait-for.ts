@@ -84,7 +84,8 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
       const asked = new Set<string>();
 
       // Found again after a restart (the task's context is the request's key), or sent now.
-      const found = await findTask(peer, key, call);
+      const backoff = options.backoff ?? DEFAULT_BACKOFF;
+      const found = await findTask(peer, key, call, backoff, signal);
       if (!found) {
         const started = await startTask(peer, request, key, streams, call, (id) => {
           taskId = id;
@@ -94,7 +95,6 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
       }
       const id = found?.id ?? taskId!;
       taskId = id;
-      const backoff = options.backoff ?? DEFAULT_BACKOFF;
       let task = found ?? (await readTask(peer, id, call, backoff, signal));
       for (;;) {
         const outcome = outcomeOf(request, task);
