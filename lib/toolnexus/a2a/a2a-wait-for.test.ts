@@ -43,6 +43,11 @@ describe.each([
     });
   });
 
+  it("waits past a timer's limit when the deadline is weeks away", async () => {
+    const request = ask("data", { expiresAt: new Date(Date.now() + 40 * 86_400_000).toISOString() });
+    expect(await waitFor({ timeoutMs: 60 * 86_400_000 })(request)).toMatchObject({ ok: true });
+  });
+
   it("declines for a rejected or a failed task, with what the peer said", async () => {
     const rejected = ask("reject");
     expect(await waitFor()(rejected)).toEqual({

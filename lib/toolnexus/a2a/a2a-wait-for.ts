@@ -50,6 +50,21 @@ function deadlineOf(request: Request, timeoutMs: number | undefined): number | u
   return finite.length > 0 ? Math.min(...finite) : undefined;
 }
 
+/**
+ * Aborts at `deadline`. A timer longer than about 24.8 days fires at once in Node, so a far
+ * deadline is reached in steps.
+ */
+function abortAt(deadline: number, controller: AbortController): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const step = () => {
+    const left = deadline - Date.now();
+    if (left <= 0) return controller.abort();
+    timer = setTimeout(step, Math.min(left, 2 ** 31 - 1));
+  };
+  step();
+  return () => clearTimeout(timer);
+}
+
 export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
   if (!options.agentCard && !options.agentCardUrl) {
     throw new ToolnexusError("config:invalid", "createA2AWaitFor needs an agentCardUrl or an agentCard.");
@@ -62,10 +77,7 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
   return async (request) => {
     const deadline = deadlineOf(request, options.timeoutMs);
     const expiry = new AbortController();
-    const timer =
-      deadline === undefined
-        ? undefined
-        : setTimeout(() => expiry.abort(), Math.max(0, deadline - Date.now()));
+    const stopTimer = deadline === undefined ? undefined : abortAt(deadline, expiry);
     const signal = options.signal ? AbortSignal.any([options.signal, expiry.signal]) : expiry.signal;
     // The headers are read afresh for each call, so a rotated token is picked up.
     const call = (): RequestOptions => ({
@@ -144,7 +156,7 @@ export function createA2AWaitFor(options: A2AWaitForOptions): WaitFor {
         cause: error,
       });
     } finally {
-      clearTimeout(timer);
+      stopTimer?.();
     }
   };
 }
