@@ -1,3 +1,4 @@
+export { type A2AWaitForOptions, createA2AWaitFor } from "./a2a/a2a-wait-for";
 export {
   type AnthropicToolSchema,
   type GeminiToolSchema,
