@@ -50,6 +50,7 @@ export const durableParkResumeSection: BenchSection = {
         "The model is an in-process function (createInProcessDriver), so the figures are the engine's own cost: one approval tool suspends, a reviewer answers through engine.answerRequest, the tool is retried and the model answers.",
         "Park = the tool returns pending() → the run's park transaction commits → the subscriber of the thread receives the `pending` event. The event is published only after the commit.",
         "Every cycle starts on a fresh thread with a subscriber attached, as a chat viewer would be. One at a time, a run that does not end `done` fails the section; at concurrency 32 failed cycles are counted and left out of the rate.",
+        "On PostgreSQL, rows and transactions per cycle are the database's own counts (pg_stat_database) around the one-at-a-time cycles: exact for rows, whatever the machine's load, so two commits compare by them without noise; transactions include the engine's timers (a few per second of the run).",
         "PostgreSQL uses the app's default pool (DATABASE_POOL_MAX, default 10 connections) and the LISTEN/NOTIFY bus, as the web server does.",
         ...failureNotes,
       ],

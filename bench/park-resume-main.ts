@@ -4,6 +4,7 @@ import { type BenchProvider, openBenchDatabase } from "./bench-database";
 import { startBenchEngine } from "./bench-engine";
 import { seedBenchPeople } from "./bench-people";
 import type { ResultRow } from "./bench-section";
+import { type DatabaseWork, databaseWorkReader, workPer } from "./database-work";
 import { childIo } from "./db-child";
 import { type CycleTimings, runParkResumeCycle } from "./park-resume-cycle";
 import { summarize } from "./stats";
@@ -43,10 +44,17 @@ const cycle = () =>
 
 childIo.progress(`${provider}: ${warmup} warm-up cycles, then ${iterations} one at a time`);
 for (let i = 0; i < warmup; i++) await cycle();
+// On PostgreSQL the database's own counts say what one cycle writes, exactly, whatever the load.
+const work = provider === "postgres" ? await databaseWorkReader(database.url) : undefined;
+const workBefore = await work?.read();
 const sequential: CycleTimings[] = [];
 const sequentialStarted = performance.now();
 for (let i = 0; i < iterations; i++) sequential.push(await cycle());
 const sequentialSeconds = (performance.now() - sequentialStarted) / 1000;
+const workAfter = await work?.read();
+await work?.close();
+const perCycle: DatabaseWork | undefined =
+  workBefore && workAfter ? workPer(workBefore, workAfter, iterations) : undefined;
 
 childIo.progress(`${provider}: ${concurrentCycles} cycles, ${concurrency} at a time`);
 const concurrent: CycleTimings[] = [];
@@ -111,6 +119,15 @@ const rows: ResultRow[] = [
     p50: concurrentCycles - concurrent.length,
     n: concurrentCycles,
   },
+  ...(perCycle
+    ? (
+        [
+          ["rows inserted per cycle, one at a time", perCycle.inserted, "rows"],
+          ["rows updated per cycle, one at a time", perCycle.updated, "rows"],
+          ["transactions per cycle, one at a time (with the timers')", perCycle.transactions, "transactions"],
+        ] as const
+      ).map(([label, value, unit]) => ({ label: `${provider}: ${label}`, unit, p50: value, n: iterations }))
+    : []),
 ];
 await childIo.finish({
   rows,
