@@ -16,6 +16,7 @@ import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { type EventBus, RESYNC_NOTICE } from "@/lib/engine/event-bus";
+import { addressToGroup, makeGroup } from "@/lib/engine/testing/group-fixture";
 import { openInboxStream } from "./open-inbox-stream";
 
 let db: Db;
@@ -74,6 +75,30 @@ describe("openInboxStream", () => {
     expect(changed?.data).not.toBe(first?.data);
     await engine.idle();
     expect(changed?.data).toBe(await versionOf(reviewer));
+    stream.stop();
+  });
+
+  it("sends a group member a change when another member votes and the request stays open", async () => {
+    const asker = await newUser(db, "user");
+    const [member, other] = [await newUser(db, "user"), await newUser(db, "user")];
+    const { requestId } = await parkRequest(
+      { db, engine },
+      { owner: asker, text: "deploy v1.4 to production" },
+    );
+    const slug = await makeGroup(db, [member, other]);
+    await addressToGroup(db, requestId, slug, 2);
+    const stream = follow(member);
+    const first = await stream.next();
+
+    const approve = {
+      ok: true,
+      data: { arguments: { service: "web", version: "v1.4", environment: "production" } },
+    };
+    await submitAnswer({ actor: other, input: { requestId, answer: approve } }, { engine });
+    const changed = await stream.next();
+    expect(changed?.event).toBe("changed");
+    expect(changed?.data).not.toBe(first?.data);
+    expect((await db.request.findUniqueOrThrow({ where: { id: requestId } })).status).toBe("open");
     stream.stop();
   });
 
