@@ -28,6 +28,7 @@ test("a reviewer filters the inbox through the URL and answers several approvals
   const reviewer = await signInAs("reviewer");
   const inbox = new InboxPage(reviewer.page);
   await inbox.goto();
+  await inbox.openFilters();
   await inbox.kind.selectOption("approval");
   await inbox.search.fill(`order ${series}`);
   await inbox.sort.selectOption("oldest");
