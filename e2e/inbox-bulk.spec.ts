@@ -41,6 +41,7 @@ test("a reviewer filters the inbox through the URL and answers several approvals
 
   // The filters survive a reload because they live in the URL.
   await reviewer.page.reload();
+  await inbox.openFilters();
   await expect(inbox.search).toHaveValue(`order ${series}`);
   await expect(inbox.list.getByRole("listitem")).toHaveCount(3);
 

@@ -24,9 +24,10 @@ export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
   return (
     <Disclosure
       label={
-        <>
-          Filters<span className="inbox-filters-active">: {activeFilterWords(filters)}</span>
-        </>
+        // One inline run of text, so the button's name reads "Filters: Open · Newest first".
+        <span className="inbox-filters-label">
+          Filters: <span className="inbox-filters-active">{activeFilterWords(filters)}</span>
+        </span>
       }
       initiallyOpen={Boolean(filters.searchError)}
       className="inbox-filters-panel"
