@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { holdDurationMs } from "@/lib/engine/hold-duration";
 import { AppHeader } from "./app-header";
 import { DecisionToasts } from "./decisions/decision-toasts";
+import "./styles/tokens.css";
 import "./globals.css";
 import "./styles/nav.css";
 import "./styles/forms.css";

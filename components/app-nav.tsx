@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { hasRole, type Role } from "@/lib/domain/roles";
 import { Disclosure } from "./disclosure";
-import { InboxCount, InboxCountProvider } from "./inbox-count";
+import { InboxCountProvider, WaitingLink } from "./inbox-count";
 import { ModelBadge, type ModelLabel } from "./model-badge";
 import { NavLinks } from "./nav-links";
 import { RoleBadge } from "./role-badge";
@@ -33,18 +33,10 @@ export function AppNav({
         </Link>
         {user ? (
           // On a phone the links and the account fold into one menu, so the header stays one row;
-          // the menu button then carries the waiting count the folded Inbox link would show.
+          // the waiting count stays outside it, beside the menu button, as a link to the inbox.
           <InboxCountProvider initial={inboxCount ?? 0}>
-            <Disclosure
-              label={
-                <>
-                  Menu
-                  <InboxCount testId="menu-inbox-count" />
-                </>
-              }
-              className="app-menu"
-              toggleClassName="app-menu-toggle"
-            >
+            <WaitingLink />
+            <Disclosure label="Menu" className="app-menu" toggleClassName="app-menu-toggle">
               <NavLinks admin={hasRole(user.role, "admin")} />
               <div className="app-account">
                 <ModelBadge model={model} />

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { createContext, type ReactNode, useContext, useState } from "react";
 import { useLiveVersion } from "./use-live-version";
 
@@ -8,7 +9,7 @@ const WaitingCount = createContext<number | null>(null);
 
 /**
  * Follows how many requests wait for the signed-in person, over one stream, for every
- * `InboxCount` inside it: the Inbox link's and, on a phone, the menu button's that hides it.
+ * `InboxCount` inside it: the Inbox link's and, on a phone, the header's `WaitingLink`.
  */
 export function InboxCountProvider({ initial, children }: { initial: number; children: ReactNode }) {
   const [count, setCount] = useState(initial);
@@ -41,5 +42,20 @@ export function InboxCount({ testId = "inbox-count" }: { testId?: string }) {
         <span className="visually-hidden"> waiting</span>
       </span>
     </>
+  );
+}
+
+/**
+ * On a phone the Inbox link sits in the folded menu, so the header itself says how many wait,
+ * as a link to the inbox (its stylesheet hides it on wide screens, where the Inbox link shows).
+ * Nothing shows at zero. Named "3 waiting in your inbox", apart from the menu's "Inbox 3 waiting".
+ */
+export function WaitingLink() {
+  const count = useContext(WaitingCount);
+  if (!count) return null;
+  return (
+    <Link href="/inbox" className="app-waiting" data-testid="header-inbox-count">
+      {count} waiting<span className="visually-hidden"> in your inbox</span>
+    </Link>
   );
 }

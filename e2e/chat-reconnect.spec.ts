@@ -17,7 +17,7 @@ const test = base.extend<{ relay: TcpRelay }>({
 });
 
 const PROMPT = /Approve a refund of \$250\.00 for order 4321/;
-const PREFACE = "Refunding order 4321 for $250.00.";
+const PREFACE = "Requesting a refund of $250.00 for order 4321.";
 const STREAM = /\/api\/threads\/[^/]+\/stream/;
 
 async function parkARefund(user: SignedIn, origin: string): Promise<ChatPage> {

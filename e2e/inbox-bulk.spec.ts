@@ -28,6 +28,7 @@ test("a reviewer filters the inbox through the URL and answers several approvals
   const reviewer = await signInAs("reviewer");
   const inbox = new InboxPage(reviewer.page);
   await inbox.goto();
+  await inbox.openFilters();
   await inbox.kind.selectOption("approval");
   await inbox.search.fill(`order ${series}`);
   await inbox.sort.selectOption("oldest");
@@ -40,6 +41,7 @@ test("a reviewer filters the inbox through the URL and answers several approvals
 
   // The filters survive a reload because they live in the URL.
   await reviewer.page.reload();
+  await inbox.openFilters();
   await expect(inbox.search).toHaveValue(`order ${series}`);
   await expect(inbox.list.getByRole("listitem")).toHaveCount(3);
 

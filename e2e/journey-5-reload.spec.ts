@@ -102,7 +102,9 @@ test.describe("reloading the chat", () => {
     await expect(chat.userMessages()).toHaveCount(1);
     await expect(chat.assistantMessages()).toHaveCount(1);
     await expect(chat.toolCard("deploy")).toHaveCount(1);
-    await expect(chat.assistantMessages().first()).toContainText("Deploying api v3.2 to staging.");
+    await expect(chat.assistantMessages().first()).toContainText(
+      "Requesting a deploy of api v3.2 to staging.",
+    );
     await expect(chat.input).toBeEditable();
   });
 });

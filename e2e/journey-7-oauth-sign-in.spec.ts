@@ -83,7 +83,7 @@ test.describe("OAuth sign-in requests", () => {
 
     await expect(user.page).toHaveURL(/\/chat\/[^/]+$/);
     await expect(chat.assistantMessages().last()).toContainText(
-      "The balance check did not go ahead. declined",
+      "The balance check did not go ahead. It was declined.",
     );
     await expect(chat.requestCard("authorization")).toContainText("Declined");
   });

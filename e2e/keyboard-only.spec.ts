@@ -28,7 +28,8 @@ test("a reviewer signs in, chats and approves from the inbox with the keyboard a
   const version = `v9.${Date.now() % 100_000}`;
   const prompt = `Approve deploying web ${version} to production?`;
   const login = new LoginPage(page);
-  await login.goto();
+  // Straight to the chat: a reviewer with approvals waiting would otherwise start on the inbox.
+  await login.goto("/chat");
   await tabTo(page, login.email);
   await page.keyboard.type(reviewer.email);
   await page.keyboard.press("Tab");

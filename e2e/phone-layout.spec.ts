@@ -127,21 +127,27 @@ test.describe("the phone layout @phone-only", () => {
   });
 });
 
-test("on a phone the closed menu says how many requests wait, live, as the Inbox link inside it does @phone-only", async ({
+test("on a phone the header says how many requests wait, live, outside the closed menu @phone-only", async ({
   signInAs,
 }) => {
   const { page } = await signInAs("user");
   const shell = new AppShell(page);
   const chat = new ChatPage(page);
   await chat.startNewChat();
-  await expect(shell.menu).toHaveAccessibleName("Menu");
+  const waiting = shell.nav.getByTestId("header-inbox-count");
+  await expect(waiting).toHaveCount(0);
   await chat.say("book a flight from BER to LIS");
   await expect(chat.requestCard("input")).toBeVisible();
-  // The menu stays closed: its button carries the number the folded link would show.
+  // The menu stays closed: the header itself carries the number the folded link would show.
   await expect(shell.menu).toHaveAttribute("aria-expanded", "false");
-  await expect(shell.menu).toHaveAccessibleName("Menu 1 waiting");
+  await expect(shell.menu).toHaveAccessibleName("Menu");
+  await expect(waiting).toBeVisible();
+  await expect(waiting).toHaveAccessibleName("1 waiting in your inbox");
   await shell.openMenu();
   await expect(shell.link("Inbox")).toHaveAccessibleName("Inbox 1 waiting");
+  await page.keyboard.press("Escape");
+  await waiting.click();
+  await expect(page).toHaveURL(/\/inbox$/);
 });
 
 test("a desktop keeps the chat list, the links and the account in view, with no menu buttons", async ({
@@ -154,6 +160,7 @@ test("a desktop keeps the chat list, the links and the account in view, with no 
   await expect(chat.sidebar.getByRole("link").first()).toBeVisible();
   await expect(chat.sidebar.getByRole("button", { name: /^Chats/ })).toBeHidden();
   await expect(shell.menu).toBeHidden();
+  await expect(shell.nav.getByTestId("header-inbox-count")).toBeHidden();
   for (const name of ["Chat", "Inbox", "Settings"] as const) await expect(shell.link(name)).toBeVisible();
   await expect(shell.signOutButton).toBeVisible();
   const header = await box(page.locator(".app-header"));

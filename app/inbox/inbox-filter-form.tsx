@@ -1,11 +1,44 @@
 import { SEARCH_MAX_LENGTH } from "@/app/_lib/search-text";
-import { KNOWN_REQUEST_KINDS, REQUEST_KINDS } from "@/lib/domain/request-kinds";
+import { Disclosure } from "@/components/disclosure";
+import { KNOWN_REQUEST_KINDS, REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import { INBOX_SORTS, INBOX_STATUS_LABELS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
 
 const SORT_LABELS = { newest: "Newest first", oldest: "Oldest first", expiry: "Expiring soonest" } as const;
 
-/** A plain GET form: filters land in the URL, so a view can be reloaded, shared and bookmarked. */
+/** The filters in force, in words: what the folded filters' button says on a phone. */
+export function activeFilterWords(filters: InboxFilters): string {
+  const words = [
+    ...(filters.kind ? [requestKindSpec(filters.kind).label] : []),
+    INBOX_STATUS_LABELS[filters.status],
+    SORT_LABELS[filters.sort],
+    ...(filters.q ? [`“${filters.q}”`] : []),
+  ];
+  return words.join(" · ");
+}
+
+/**
+ * A plain GET form: filters land in the URL, so a view can be reloaded, shared and bookmarked.
+ * On a phone it folds behind one button that names the filters in force (see inbox.css).
+ */
 export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
+  return (
+    <Disclosure
+      label={
+        // One inline run of text, so the button's name reads "Filters: Open · Newest first".
+        <span className="inbox-filters-label">
+          Filters: <span className="inbox-filters-active">{activeFilterWords(filters)}</span>
+        </span>
+      }
+      initiallyOpen={Boolean(filters.searchError)}
+      className="inbox-filters-panel"
+      toggleClassName="inbox-filters-toggle"
+    >
+      <FilterFields filters={filters} />
+    </Disclosure>
+  );
+}
+
+function FilterFields({ filters }: { filters: InboxFilters }) {
   return (
     <form method="get" action="/inbox" className="inbox-filters" aria-label="Filter requests">
       <label>

@@ -8,6 +8,7 @@ import { listHeldDeciders } from "@/lib/db/held-decisions";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
+import { requestHeadline } from "@/lib/domain/request-headline";
 import { describeOrigin } from "@/lib/domain/request-origin";
 import { hasRole } from "@/lib/domain/roles";
 import {
@@ -22,6 +23,7 @@ import { InboxDetail } from "./inbox-detail";
 import { InboxFilterForm } from "./inbox-filter-form";
 import "@/components/chat/chat.css";
 import "@/components/inbox/inbox.css";
+import "@/components/inbox/inbox-phone.css";
 import "@/components/request-form/request-form.css";
 
 export const metadata = { title: "Inbox · toolnexus" };
@@ -97,6 +99,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
       ...(row.outcome ? { outcome: row.outcome } : {}),
       ...(row.tally ? { tally: row.tally } : {}),
       ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
+      ...headlineOf(row.args),
       ...(row.ownerId !== user.id || row.origin.via === "api"
         ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
         : {}),
@@ -168,4 +171,9 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
       </div>
     </section>
   );
+}
+
+function headlineOf(args: unknown): { headline?: string } {
+  const headline = requestHeadline(args);
+  return headline ? { headline } : {};
 }

@@ -1,4 +1,5 @@
 import type { ToolCardData } from "@/lib/domain/chat-message";
+import { resultWords } from "@/lib/domain/result-words";
 
 const stateLabel: Record<ToolCardData["state"], string> = {
   running: "running",
@@ -22,9 +23,28 @@ export function ToolCallCard({ tool }: { tool: ToolCardData }) {
       {tool.output !== undefined && tool.state !== "waiting" && (
         <div className={tool.state === "error" ? "tool-output tool-output-error" : "tool-output"}>
           <span className="visually-hidden">{tool.state === "error" ? "Error:" : "Result:"}</span>
-          {tool.output}
+          <ToolOutput output={tool.output} />
         </div>
       )}
     </article>
+  );
+}
+
+/** A result in words; answers given as JSON read as fields, the JSON kept in a fold. */
+function ToolOutput({ output }: { output: string }) {
+  const words = resultWords(output);
+  if (words.kind === "words") return <>{words.text}</>;
+  return (
+    <>
+      <ul className="tool-output-fields">
+        {words.lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <details className="tool-output-technical">
+        <summary>Technical details</summary>
+        <pre>{words.json}</pre>
+      </details>
+    </>
   );
 }

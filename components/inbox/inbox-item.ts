@@ -9,6 +9,8 @@ export type InboxItem = Pick<
   /** Where the row's link goes: the inbox with this request selected beside the list. */
   href: string;
   expiresAt?: string;
+  /** The value that tells this request from others of its tool ("$2,500.00", "v1.4"). */
+  headline?: string;
   /**
    * Who asked ("Alice via API token 'ci'", "Alice's chat"): shown for other people's requests and
    * for one's own made through the API.

@@ -107,6 +107,8 @@ export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView 
     );
 
   const anySelectable = items.some((item) => selectable(item, canBulk));
+  // A kind is named only where the list mixes kinds: a list of approvals need not say so per row.
+  const mixedKinds = new Set(items.map((item) => item.kind)).size > 1;
   return (
     <div className="inbox">
       <ul className="inbox-list" aria-label="Requests">
@@ -117,13 +119,16 @@ export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView 
             data-request-id={item.id}
           >
             {anySelectable && (
-              <input
-                type="checkbox"
-                aria-label={`Select: ${item.prompt}`}
-                disabled={!selectable(item, canBulk) || busy}
-                checked={selected.has(item.id)}
-                onChange={(event) => toggle(item.id, event.target.checked)}
-              />
+              // The label is the checkbox's tap area: a finger-sized square around the box.
+              <label className="inbox-check">
+                <input
+                  type="checkbox"
+                  aria-label={`Select: ${item.prompt}`}
+                  disabled={!selectable(item, canBulk) || busy}
+                  checked={selected.has(item.id)}
+                  onChange={(event) => toggle(item.id, event.target.checked)}
+                />
+              </label>
             )}
             <div className="inbox-row-main">
               <Link
@@ -134,36 +139,17 @@ export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView 
               >
                 {item.prompt}
               </Link>
-              <div className="inbox-meta muted">
-                <span className="badge">{item.kind}</span>{" "}
-                {item.outcome ? <OutcomeBadge outcome={item.outcome} /> : <span className="badge">open</span>}{" "}
-                <code>{item.toolName}</code>
-                {item.askedBy && <span> · asked by {item.askedBy}</span>}
-                {item.take && item.status === "open" && (
-                  <>
-                    {" "}
-                    <TakenNote take={item.take} />
-                  </>
-                )}
-                <span>
-                  {" "}
-                  · {item.askedBy ? "" : "asked "}
-                  <RequestAge createdAt={item.createdAt} />
-                </span>
-                {item.expiresAt && item.status === "open" && (
-                  <span>
-                    {" "}
-                    · <ExpiryCountdown expiresAt={item.expiresAt} />
-                  </span>
-                )}
-              </div>
+              <RowFacts item={item} showKind={mixedKinds} />
               {item.tally && <VoteTallyView tally={item.tally} requestId={item.id} brief />}
             </div>
           </li>
         ))}
       </ul>
       {anySelectable && (
-        <section className="inbox-bulk" aria-label="Answer selected approvals">
+        <section
+          className={`inbox-bulk${selected.size > 0 ? " inbox-bulk-active" : ""}`}
+          aria-label="Answer selected approvals"
+        >
           <p className="muted">{selected.size} selected</p>
           <label htmlFor={reasonId}>Reason for declining (optional)</label>
           <input
@@ -200,6 +186,34 @@ export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView 
         </section>
       )}
       <BulkReportView failure={failure} outcomes={outcomes} />
+    </div>
+  );
+}
+
+/**
+ * What tells this row from the next: the tool, its headline value, who asked, the time left (or
+ * how long ago it was asked), and how it ended once closed. An open row carries no status badge.
+ */
+function RowFacts({ item, showKind }: { item: InboxItem; showKind: boolean }) {
+  const open = item.status === "open";
+  return (
+    <div className="inbox-meta muted">
+      {item.outcome && <OutcomeBadge outcome={item.outcome} />}
+      {showKind && <span className="inbox-kind">{requestKindSpec(item.kind).label}</span>}
+      <span className="inbox-tool">{item.toolName}</span>
+      {item.headline && <span className="inbox-headline">{item.headline}</span>}
+      {item.askedBy && <span>asked by {item.askedBy}</span>}
+      {item.take && open && <TakenNote take={item.take} />}
+      {item.expiresAt && open ? (
+        <span>
+          <ExpiryCountdown expiresAt={item.expiresAt} />
+        </span>
+      ) : (
+        <span>
+          {item.askedBy ? "" : "asked "}
+          <RequestAge createdAt={item.createdAt} />
+        </span>
+      )}
     </div>
   );
 }

@@ -1,11 +1,13 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { formatLocalTime, isoFallback } from "../local-time";
 import { formatAge } from "./format-age";
 
 /**
- * How long ago a request was asked, updated every half minute. The first render prints the
- * timestamp, so server and browser markup agree before the clock starts.
+ * How long ago a request was asked, updated every half minute; the moment itself, in the
+ * viewer's zone, on hover. The first render prints the ISO moment, so server and browser markup
+ * agree before the clock starts.
  */
 export function RequestAge({ createdAt }: { createdAt: string }) {
   const asked = Date.parse(createdAt);
@@ -16,8 +18,8 @@ export function RequestAge({ createdAt }: { createdAt: string }) {
     return () => clearInterval(timer);
   }, []);
   return (
-    <time dateTime={createdAt} title={new Date(asked).toUTCString()}>
-      {now === null ? new Date(asked).toUTCString() : formatAge(now - asked)}
+    <time dateTime={createdAt} title={now === null ? undefined : formatLocalTime(createdAt)}>
+      {now === null ? isoFallback(createdAt) : formatAge(now - asked)}
     </time>
   );
 }

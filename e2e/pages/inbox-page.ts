@@ -23,6 +23,8 @@ export class InboxPage {
   readonly detail: Locator;
   /** The answer form of the selected request. */
   readonly detailForm: RequestForm;
+  /** On a phone, the one button the filters fold behind; it names the filters in force. */
+  readonly filtersToggle: Locator;
 
   constructor(readonly page: Page) {
     this.list = page.getByRole("list", { name: "Requests" });
@@ -42,6 +44,14 @@ export class InboxPage {
     this.live = page.getByRole("status").filter({ hasText: /^(Connecting…|Live|Reconnecting…)$/ });
     this.detail = page.getByRole("region", { name: "Selected request" });
     this.detailForm = new RequestForm(this.detail);
+    this.filtersToggle = page.getByRole("button", { name: /^Filters/ });
+  }
+
+  /** Unfolds the phone's filters; does nothing where they show inline (no button). */
+  async openFilters(): Promise<void> {
+    if (!(await this.filtersToggle.isVisible())) return;
+    if ((await this.filtersToggle.getAttribute("aria-expanded")) !== "true") await this.filtersToggle.click();
+    await expect(this.kind).toBeVisible();
   }
 
   async goto(query = ""): Promise<void> {

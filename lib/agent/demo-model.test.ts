@@ -60,8 +60,9 @@ describe("the offline demo model in the real loop", () => {
     };
     const done = await client.resume(halted.checkpoint!, answer, { toolkit });
     expect(done.status).toBe("done");
-    expect(done.text).toMatch(/^The refund did not go ahead\. declined: Approve a refund of \$250\.00/);
-    expect(done.text).toContain("Reason: duplicate claim");
+    expect(done.text).toBe(
+      "The refund did not go ahead. It was declined, with the reason “duplicate claim”.",
+    );
   });
 
   it("finishes a staging deploy in one run and streams the answer in several deltas", async () => {

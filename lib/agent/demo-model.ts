@@ -71,14 +71,16 @@ function plan(
     case "deploy": {
       const { service, version, environment } = intent.args;
       return {
-        preface: `Deploying ${service} ${version} to ${environment}.`,
+        // Said before the tool is called, when it may still wait for a reviewer: a request,
+        // never a claim that it is under way.
+        preface: `Requesting a deploy of ${service} ${version} to ${environment}.`,
         tool: "deploy",
         args: intent.args,
       };
     }
     case "refund":
       return {
-        preface: `Refunding order ${intent.args.orderId} for $${intent.args.amount.toFixed(2)}.`,
+        preface: `Requesting a refund of $${intent.args.amount.toFixed(2)} for order ${intent.args.orderId}.`,
         tool: "refund",
         args: intent.args,
       };

@@ -1,4 +1,5 @@
 import type { Message } from "toolnexus";
+import { isNotDone, REQUEST_WAS } from "./format-decline";
 
 type ToolMessage = Extract<Message, { role: "tool" }>;
 
@@ -20,10 +21,6 @@ const ACTIONS: Record<string, string> = {
   get_balance: "balance check",
 };
 
-function isDecline(output: string): boolean {
-  return /^(declined|expired|cancelled|unresolved)\b/i.test(output) || /\bdeclined\b/i.test(output);
-}
-
 function describeAnswers(output: string): string {
   try {
     const answers = JSON.parse(output) as Record<string, unknown>;
@@ -37,8 +34,9 @@ function describeAnswers(output: string): string {
 }
 
 /**
- * Words the demo model says once its tools have reported back. Declines quote what the loop
- * fed back verbatim, so a reviewer's reason reaches the chat unchanged.
+ * Words the demo model says once its tools have reported back. A decline repeats the sentence
+ * the loop fed back (without the request, which the chat shows above), so a reviewer's reason
+ * reaches the chat unchanged.
  */
 export function composeReply(results: ToolMessage[]): string {
   const sentences = results.map((result) => {
@@ -46,8 +44,8 @@ export function composeReply(results: ToolMessage[]): string {
     if (!result.isError) {
       return result.name === "question" ? describeAnswers(result.content) : result.content;
     }
-    if (isDecline(result.content)) {
-      return `The ${action} did not go ahead. ${result.content}`;
+    if (isNotDone(result.content)) {
+      return `The ${action} did not go ahead. ${result.content.split(REQUEST_WAS)[0]}`;
     }
     return `The ${action} failed: ${result.content}`;
   });

@@ -53,7 +53,7 @@ describe("safeCallbackPath", () => {
     "/\tinbox",
     "",
     undefined,
-  ])("falls back to the chat for %s", (raw) => {
-    expect(safeCallbackPath(raw)).toBe("/chat");
+  ])("falls back to the home page for %s", (raw) => {
+    expect(safeCallbackPath(raw)).toBe("/");
   });
 });

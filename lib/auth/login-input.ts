@@ -37,9 +37,10 @@ export function parseLoginForm(form: FormData): LoginParse {
 
 /**
  * Only same-site paths may follow a sign-in; anything else (absolute URLs, protocol-relative
- * `//host`, backslash tricks) falls back to the chat, so the form cannot become an open redirect.
+ * `//host`, backslash tricks) falls back to the home page, which sends each person where they start
+ * (the inbox for a reviewer with something waiting, else the chat): never an open redirect.
  */
-export function safeCallbackPath(raw: string | undefined | null, fallback = "/chat"): string {
+export function safeCallbackPath(raw: string | undefined | null, fallback = "/"): string {
   if (!raw?.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) return fallback;
   for (const char of raw) if (char.charCodeAt(0) < 0x20) return fallback;
   return raw;

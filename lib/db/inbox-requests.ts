@@ -35,6 +35,8 @@ const SELECT = {
   kind: true,
   prompt: true,
   toolName: true,
+  // A row shows its headline value (a refund's amount, a deploy's version) beside the prompt.
+  args: true,
   audience: true,
   audienceGroup: true,
   required: true,
@@ -177,6 +179,7 @@ function toInboxRow(row: Found, origin: InboxRow["origin"]): InboxRow {
     kind: row.kind,
     prompt: row.prompt,
     toolName: row.toolName,
+    args: row.args,
     audience: row.audience as Audience,
     status: row.status as RequestState,
     createdAt: row.createdAt.toISOString(),

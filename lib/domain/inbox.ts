@@ -9,6 +9,8 @@ export interface InboxRow {
   kind: string;
   prompt: string;
   toolName: string;
+  /** The tool call's arguments, as stored. */
+  args: unknown;
   audience: Audience;
   status: RequestState;
   createdAt: string;

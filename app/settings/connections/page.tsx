@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getAppServices } from "@/app/_lib/app-services";
+import { LocalTime } from "@/components/local-time";
 import { signInServerOf } from "@/lib/agent/mcp/app-mcp-pool";
 import { requirePageUser } from "@/lib/auth/guards";
 import { listMcpConnectionsByUser } from "@/lib/db/mcp-connections";
@@ -48,8 +49,8 @@ export default async function ConnectionsPage() {
               {connection ? (
                 <>
                   <p>
-                    Connected since {connection.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC
-                    with access to: <code>{connection.scopes || "—"}</code>
+                    Connected since <LocalTime dateTime={connection.createdAt.toISOString()} /> with access
+                    to: <code>{connection.scopes || "—"}</code>
                   </p>
                   <DisconnectButton provider={provider.name} label={provider.label} />
                 </>
@@ -77,9 +78,8 @@ export default async function ConnectionsPage() {
               {connection ? (
                 <>
                   <p>
-                    Connected (last renewed{" "}
-                    {connection.updatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC) with access to:{" "}
-                    <code>{connection.scopes || "—"}</code>
+                    Connected (last renewed <LocalTime dateTime={connection.updatedAt.toISOString()} />) with
+                    access to: <code>{connection.scopes || "—"}</code>
                   </p>
                   <DisconnectMcpButton server={name} />
                 </>
