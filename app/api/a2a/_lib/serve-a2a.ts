@@ -56,7 +56,8 @@ async function admit(db: DbClient, request: Request): Promise<TokenCaller | Resp
     reportUnexpected("A2A call refused", error);
     const body = publicErrorOf(error);
     const retry = (error as { retryAfter?: number }).retryAfter;
-    return rpcError(body.status, -32001, body.message, {
+    // -32600: the request is refused as a whole (A2A's -32001 would read as "task not found").
+    return rpcError(body.status, -32600, body.message, {
       ...errorHeaders(body),
       ...(body.status === 401 ? { "WWW-Authenticate": 'Bearer realm="toolnexus"' } : {}),
       ...(retry ? { "Retry-After": String(retry) } : {}),
@@ -91,6 +92,17 @@ function sseResponse(
     },
   });
   return new Response(body, { status: 200, headers: SSE_HEADERS });
+}
+
+const METHODS = "SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask";
+
+/** The SDK says only "Invalid method."; the caller is told which method, and which there are. */
+function clearer(result: unknown, request: unknown): unknown {
+  const reply = result as { error?: { code?: number; message?: string } } | null;
+  if (reply?.error?.code !== -32601) return result;
+  const method = (request as { method?: unknown } | null)?.method;
+  const message = `Unknown method ${JSON.stringify(method)}: this agent takes ${METHODS} (v0.3: message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe).`;
+  return { ...reply, error: { ...reply.error, message } };
 }
 
 export async function serveA2A(request: Request, services: A2AServices): Promise<Response> {
@@ -130,7 +142,7 @@ export async function serveA2A(request: Request, services: A2AServices): Promise
     if (result && typeof (result as AsyncGenerator)[Symbol.asyncIterator] === "function") {
       return sseResponse(result as AsyncGenerator<unknown, void, undefined>, id, legacy);
     }
-    return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(clearer(result, body.value), { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     reportUnexpected("A2A call failed", error);
     const mapped = legacy
