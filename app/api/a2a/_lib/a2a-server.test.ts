@@ -1,4 +1,9 @@
 import { TaskState } from "@a2a-js/sdk";
+import {
+  isLegacyAgentCard,
+  LegacyJsonRpcTransport,
+  parseLegacyAgentCard,
+} from "@a2a-js/sdk/compat/v0_3/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
@@ -35,7 +40,9 @@ describe.each(["sqlite", "postgres"] as const)("the A2A server on %s", (provider
   }
 
   it("serves a card with the app's tools as skills, streaming, and bearer tokens with the a2a scope", async () => {
-    const response = await fetch(`${served.base}/.well-known/agent-card.json`);
+    const response = await fetch(`${served.base}/.well-known/agent-card.json`, {
+      headers: { "A2A-Version": "1.0" },
+    });
     const card = await response.json();
     expect(card).toMatchObject({
       name: "toolnexus",
@@ -49,6 +56,33 @@ describe.each(["sqlite", "postgres"] as const)("the A2A server on %s", (provider
     expect(
       card.supportedInterfaces.map((i: { protocolVersion: string }) => i.protocolVersion).sort(),
     ).toEqual(["0.3", "1.0"]);
+  });
+
+  it("serves v0.3 peers: the card in v0.3's shape and the v0.3 JSON-RPC methods", async () => {
+    const raw = await (await fetch(`${served.base}/.well-known/agent-card.json`)).json();
+    expect(isLegacyAgentCard(raw)).toBe(true);
+    expect(raw).toMatchObject({
+      url: served.endpoint,
+      preferredTransport: "JSONRPC",
+      security: [{ bearer: ["a2a"] }],
+    });
+    expect(parseLegacyAgentCard(raw).skills.map((skill) => skill.id)).toContain("refund");
+
+    const { token } = await clientOf();
+    const legacy = new LegacyJsonRpcTransport({ endpoint: raw.url });
+    const options = { serviceParameters: { Authorization: `Bearer ${token}` } };
+    const parked = asTask(
+      await legacy.sendMessage(send([text("ask me about my favourite colour")]), options),
+    );
+    expect(parked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const answer = send([data({ answer: { ok: true, data: { "My favourite colour?": "red" } } })], {
+      taskId: parked.id,
+    });
+    expect(asTask(await legacy.sendMessage(answer, options)).status?.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
+    const read = await legacy.getTask(taskQuery(parked.id), options);
+    expect(textOfTask(read)).toContain("→ red");
   });
 
   it("runs a task to completed with the answer as an artifact, and keeps one chat per contextId", async () => {

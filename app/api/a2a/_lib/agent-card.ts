@@ -1,6 +1,6 @@
 import "server-only";
-import { A2A_PROTOCOL_VERSION, type AgentCard } from "@a2a-js/sdk";
-import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
+import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
+import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import { listAgentSkills } from "@/lib/agent/agent-tool-catalog";
 import type { DbClient } from "@/lib/db/db-types";
 import { appBaseUrl } from "@/lib/oauth/app-url";
@@ -53,4 +53,41 @@ export async function buildAgentCard({ db, baseUrl = appBaseUrl() }: { db: DbCli
     signatures: [],
   };
   return card;
+}
+
+/**
+ * The same card in A2A v0.3's shape, for a peer that asks for v0.3 or names no version (as the
+ * SDK's own card handler does with its compatibility layer on): one URL, its transport, and the
+ * security scheme as v0.3 wrote it.
+ */
+export function legacyAgentCard(card: AgentCard): Record<string, unknown> {
+  const legacy = card.supportedInterfaces.find((i) => i.protocolVersion === A2A_LEGACY_PROTOCOL_VERSION);
+  return {
+    protocolVersion: "0.3.0",
+    name: card.name,
+    description: card.description,
+    url: legacy?.url ?? card.supportedInterfaces[0]?.url,
+    preferredTransport: "JSONRPC",
+    version: card.version,
+    capabilities: { streaming: true, pushNotifications: false },
+    securitySchemes: {
+      bearer: { type: "http", scheme: "bearer", description: securityDescription(card) },
+    },
+    security: [{ bearer: [A2A_SCOPE] }],
+    defaultInputModes: card.defaultInputModes,
+    defaultOutputModes: card.defaultOutputModes,
+    skills: card.skills.map(({ id, name, description, tags }) => ({ id, name, description, tags })),
+  };
+}
+
+function securityDescription(card: AgentCard): string {
+  const scheme = card.securitySchemes.bearer?.scheme;
+  return scheme?.$case === "httpAuthSecurityScheme" ? scheme.value.description : "";
+}
+
+/** The card as JSON for whoever asks: v1.0 when the A2A-Version header says so, else v0.3. */
+export function agentCardJson(card: AgentCard, requestedVersion: string | null): unknown {
+  return (requestedVersion ?? A2A_LEGACY_PROTOCOL_VERSION) === A2A_LEGACY_PROTOCOL_VERSION
+    ? legacyAgentCard(card)
+    : AgentCard.toJSON(card);
 }

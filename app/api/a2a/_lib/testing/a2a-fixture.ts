@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { AgentCard, type Message, Role, type Task } from "@a2a-js/sdk";
+import { A2A_VERSION_HEADER, type Message, Role, type Task } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { serveOverHttp } from "@/app/api/mcp/_lib/testing/serve-over-http";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
-import { buildAgentCard } from "../agent-card";
+import { agentCardJson, buildAgentCard } from "../agent-card";
 import { serveA2A } from "../serve-a2a";
 
 // The A2A server as the app serves it (the card and /api/a2a) on a real HTTP port, and the
@@ -15,7 +15,7 @@ export async function serveA2AOverHttp(services: { db: DbClient; engine: Engine 
   const server = await serveOverHttp(async (request) => {
     const card = await buildAgentCard({ db: services.db, baseUrl: base });
     if (new URL(request.url).pathname === "/.well-known/agent-card.json") {
-      return Response.json(AgentCard.toJSON(card));
+      return Response.json(agentCardJson(card, request.headers.get(A2A_VERSION_HEADER)));
     }
     return serveA2A(request, { ...services, card });
   });
