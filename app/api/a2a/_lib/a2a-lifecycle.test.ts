@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
+import { addressToGroup, makeGroup, makePerson } from "@/lib/engine/testing/group-fixture";
 import {
   a2aClient,
   asTask,
@@ -84,6 +85,30 @@ describe.each(["sqlite", "postgres"] as const)("A2A tasks on %s", (provider) => 
     await expect(client.cancelTask({ ...taskQuery(parked.id), metadata: {} })).rejects.toThrow(
       /already ended/,
     );
+  });
+
+  it("holds a group's sign-off: the asker's answer is refused, the members' votes complete it", async () => {
+    const { client } = await clientOf();
+    const parked = asTask(await client.sendMessage(send([text("refund order 4321 for $250")])));
+    const requestId = parkedRequestOf(parked).id as string;
+    const members = [await makePerson(db, "ann", "reviewer"), await makePerson(db, "bo", "reviewer")];
+    await addressToGroup(db, requestId, await makeGroup(db, members), 2);
+    const approve = send([data({ answer: { ok: true } })], { taskId: parked.id });
+    await expect(client.sendMessage(approve)).rejects.toThrow(/Only members of the approver group/);
+
+    const vote = (actor: (typeof members)[number]) =>
+      engine.answerRequest({
+        requestId,
+        actor,
+        answer: (request) => ({ ok: true, data: { arguments: request.args } }),
+      });
+    await vote(members[0]!);
+    expect((await client.getTask(taskQuery(parked.id))).status?.state).toBe(
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    );
+    await vote(members[1]!);
+    await engine.idle();
+    expect((await client.getTask(taskQuery(parked.id))).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it("takes exactly one of an A2A answer and an inbox answer racing", async () => {

@@ -116,7 +116,7 @@ describe("the A2A server's refusals", () => {
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const before = await counts();
     const answer = send([data({ answer: { ok: true } })], { taskId: done.id });
-    await expect(client.sendMessage(answer)).rejects.toThrow(/waits for no answer/);
+    await expect(client.sendMessage(answer)).rejects.toThrow(/waits for no answer \(it is completed\)/);
     const parked = asTask(await client.sendMessage(send([text("ask me about the weather")])));
     const middle = await counts();
     expect(middle.runs).toBe(before.runs + 1);
@@ -126,6 +126,10 @@ describe("the A2A server's refusals", () => {
     await expect(
       client.sendMessage(send([data({ answer: { ok: "yes" } })], { taskId: parked.id })),
     ).rejects.toThrow(/must be a boolean/);
+    const elsewhere = send([data({ answer: { ok: true }, requestId: "not-this-one" })], {
+      taskId: parked.id,
+    });
+    await expect(client.sendMessage(elsewhere)).rejects.toThrow(/waits on no request "not-this-one"/);
     expect(await counts()).toEqual(middle);
   });
 

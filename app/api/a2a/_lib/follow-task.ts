@@ -3,7 +3,7 @@ import type { Task } from "@a2a-js/sdk";
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { DbClient } from "@/lib/db/db-types";
 import { getFirstEventSeqByRun } from "@/lib/db/events";
-import { getRunTaskRowsById } from "@/lib/db/run-tasks";
+import { getRunTaskRowsById, type RunTaskRows } from "@/lib/db/run-tasks";
 import type { Engine } from "@/lib/engine/engine-types";
 import { isFinalState, isStreamEnd, taskOf } from "./task-view";
 
@@ -18,15 +18,19 @@ export interface TaskReader {
   ownerId: string;
 }
 
-/** The task, if its run is the caller's; another person's task is as missing as an unknown one. */
-export async function loadOwnTask({ db, ownerId }: TaskReader, taskId: string): Promise<Task> {
+/** The task's rows, if its run is the caller's; another person's task is as missing as an unknown one. */
+export async function loadOwnRows({ db, ownerId }: TaskReader, taskId: string): Promise<RunTaskRows> {
   const rows = taskId ? await getRunTaskRowsById({ db, runId: taskId }) : null;
   if (!rows || rows.run.userId !== ownerId) {
     throw new TaskNotFoundError(
       `No task ${JSON.stringify(taskId)} of yours: tasks are the runs you started.`,
     );
   }
-  return taskOf(rows);
+  return rows;
+}
+
+export async function loadOwnTask(reader: TaskReader, taskId: string): Promise<Task> {
+  return taskOf(await loadOwnRows(reader, taskId));
 }
 
 function sameView(a: Task, b: Task): boolean {

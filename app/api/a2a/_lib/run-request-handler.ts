@@ -22,13 +22,13 @@ import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { TokenCaller } from "@/lib/auth/api-token-auth";
 import { createThread, getThreadById, setThreadTitleIfEmpty } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";
-import { getRunTaskRowsById } from "@/lib/db/run-tasks";
+import { getRunTaskRowsById, type RunTaskRows } from "@/lib/db/run-tasks";
 import type { Engine } from "@/lib/engine/engine-types";
 import { isAppError } from "@/lib/errors";
 import { readMessageIntent } from "./a2a-answer";
 import { guarded } from "./a2a-errors";
-import { followTask, loadOwnTask, settledTask, type TaskReader } from "./follow-task";
-import { isFinalState, taskOf } from "./task-view";
+import { followTask, loadOwnRows, loadOwnTask, settledTask, type TaskReader } from "./follow-task";
+import { isFinalState, stateName, taskOf } from "./task-view";
 
 // The app's agent behind the SDK's transports (ADR 0084). A task is a run: SendMessage starts one
 // in the caller's chat (or answers the request its parked run waits on), and every read of a
@@ -46,6 +46,31 @@ export interface RunHandlerServices {
 
 const TITLE_LENGTH = 60;
 
+/** The open request an answer is for: the one the run waits on, or the one it names. */
+function requestToAnswer({ run, openRequests: open }: RunTaskRows, named: string | null): string {
+  if (open.length === 0) {
+    const state = taskOf({ run, openRequests: open, finishedText: null }).status!.state;
+    throw new UnsupportedOperationError(
+      `Task ${run.id} waits for no answer (it is ${stateName(state)}); nothing was changed.`,
+    );
+  }
+  const ids = open.map((request) => request.id).join(", ");
+  if (named) {
+    if (!open.some((request) => request.id === named)) {
+      throw new RequestMalformedError(
+        `Task ${run.id} waits on no request ${JSON.stringify(named)}; it waits on ${ids}.`,
+      );
+    }
+    return named;
+  }
+  if (open.length > 1) {
+    throw new RequestMalformedError(
+      `Task ${run.id} waits on ${open.length} requests: name one with "requestId" (${ids}).`,
+    );
+  }
+  return open[0]!.id;
+}
+
 export function createRunRequestHandler(services: RunHandlerServices): A2ARequestHandler {
   const { db, engine, caller, card, signal } = services;
   const reader: TaskReader = { db, engine, ownerId: caller.actor.id };
@@ -55,27 +80,15 @@ export function createRunRequestHandler(services: RunHandlerServices): A2AReques
     const intent = readMessageIntent(params.message);
     const message = params.message as Message;
     if (message.taskId) {
-      const rows = await getRunTaskRowsById({ db, runId: message.taskId });
-      const task = await loadOwnTask(reader, message.taskId);
       if (intent.kind !== "answer") {
         throw new UnsupportedOperationError(
           'This task takes no more text: answer what it asks with a data part { "answer": { "ok": …, "data": … } }, or start a new task in the same context.',
         );
       }
-      const open = rows?.openRequests ?? [];
-      if (open.length === 0) {
-        throw new UnsupportedOperationError(
-          `Task ${task.id} waits for no answer (its run is ${rows?.run.status}); nothing was changed.`,
-        );
-      }
-      const target = intent.requestId ? open.find((request) => request.id === intent.requestId) : open[0];
-      if (!target || (!intent.requestId && open.length > 1)) {
-        throw new RequestMalformedError(
-          `Task ${task.id} waits on ${open.length} requests: name one with "requestId" (${open.map((r) => r.id).join(", ")}).`,
-        );
-      }
-      await engine.answerRequest({ requestId: target.id, actor: caller.actor, answer: intent.answer });
-      return task.id;
+      const rows = await loadOwnRows(reader, message.taskId);
+      const requestId = requestToAnswer(rows, intent.requestId);
+      await engine.answerRequest({ requestId, actor: caller.actor, answer: intent.answer });
+      return rows.run.id;
     }
     if (intent.kind === "answer") {
       throw new RequestMalformedError("An answer needs the task it answers: set the message's taskId.");

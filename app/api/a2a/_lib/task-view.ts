@@ -1,5 +1,5 @@
 import "server-only";
-import { type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
+import { type Message, type Part, Role, type Task, TaskState, taskStateToJSON } from "@a2a-js/sdk";
 import type { StoredRequest } from "@/lib/db/requests";
 import type { RunTaskRows } from "@/lib/db/run-tasks";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
@@ -83,6 +83,14 @@ function statusOf(rows: RunTaskRows): TaskStatusView {
         parts: [textPart(run.error ?? rows.finishedText ?? "The run did not finish.")],
       };
   }
+}
+
+/** A state as people write it: "input-required", "completed". */
+export function stateName(state: TaskState): string {
+  return taskStateToJSON(state)
+    .replace(/^TASK_STATE_/, "")
+    .toLowerCase()
+    .replaceAll("_", "-");
 }
 
 export function isFinalState(state: TaskState): boolean {
