@@ -13,6 +13,33 @@ import { createMemoryEventBus, type EventBus } from "@/lib/engine/event-bus";
 import { createThreadOwnerCache, type ThreadOwnerCache } from "./thread-owner-cache";
 
 /**
+ * An engine as the app makes one (the demo model, the demo tools) over a given database: a
+ * second one on the same database is another process, or the same one after a restart.
+ */
+export function createAppTestEngine({
+  db,
+  bus,
+  instanceId,
+}: {
+  db: Db;
+  bus: EventBus;
+  instanceId: string;
+}): Engine {
+  return createEngine({
+    db,
+    bus,
+    instanceId,
+    createClient: () =>
+      getAgentClient({
+        config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
+        loop: AGENT_LOOP_OPTIONS,
+      }),
+    createToolkit: ({ userId, runId, threadId }) => createAgentToolkit({ userId, runId, threadId, db }),
+    textFlushMs: 0,
+  });
+}
+
+/**
  * The real engine over a real database of its own (a SQLite file unless told), driven by the
  * offline demo model and the demo tools: what the pages' server code talks to in production,
  * minus the HTTP layer.
@@ -26,18 +53,7 @@ async function createTestEngine(provider: TestProvider): Promise<{
 }> {
   const { db, drop } = await createTestDatabase(provider);
   const bus = createMemoryEventBus();
-  const engine = createEngine({
-    db,
-    bus,
-    instanceId: `web-test-${process.pid}`,
-    createClient: () =>
-      getAgentClient({
-        config: { provider: "demo", model: "toolnexus-demo", deltaDelayMs: 0 },
-        loop: AGENT_LOOP_OPTIONS,
-      }),
-    createToolkit: ({ userId, runId, threadId }) => createAgentToolkit({ userId, runId, threadId, db }),
-    textFlushMs: 0,
-  });
+  const engine = createAppTestEngine({ db, bus, instanceId: `web-test-${process.pid}` });
   return {
     db,
     engine,

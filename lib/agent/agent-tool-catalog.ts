@@ -28,3 +28,23 @@ export async function listAgentToolPolicies({
     await toolkit.close();
   }
 }
+
+/** What the agent can do, one entry per tool of its own and each built-in switched on: its A2A skills. */
+export async function listAgentSkills({
+  db,
+}: {
+  db: DbClient;
+}): Promise<{ name: string; title: string; description: string; source: string }[]> {
+  const builtins = await listEnabledBuiltins({ db });
+  const toolkit = await createAgentToolkit({ userId: "agent-card", runId: "agent-card", builtins });
+  try {
+    return toolkit.tools().map((tool) => ({
+      name: tool.name,
+      title: tool.annotations?.title ?? tool.name,
+      description: tool.description,
+      source: tool.source,
+    }));
+  } finally {
+    await toolkit.close();
+  }
+}

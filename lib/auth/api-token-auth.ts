@@ -16,6 +16,7 @@ export const API_SCOPES = [
   "requests:write",
   "requests:read",
   "requests:answer",
+  "a2a",
 ] as const satisfies readonly ApiTokenScope[];
 
 export function hashApiToken(token: string): string {

@@ -7,7 +7,7 @@ import { engineTransaction } from "./sql/transaction-options";
 // Personal API tokens (ADR 0035). Only a token's SHA-256 is stored, so what this module reads
 // back can never be used to call the API: the token itself exists once, in the creator's hands.
 
-export type ApiTokenScope = "requests:write" | "requests:read" | "requests:answer";
+export type ApiTokenScope = "requests:write" | "requests:read" | "requests:answer" | "a2a";
 
 /** A token as its owner and admins see it: never the token, only its first characters. */
 export interface ApiTokenRow {

@@ -14,6 +14,10 @@ const SCOPES = [
     value: "requests:answer",
     label: "requests:answer — answer requests, or vote on your group's, as you would in the inbox",
   },
+  {
+    value: "a2a",
+    label: "a2a — talk to the app's agent over A2A: start chats, follow them, answer what they ask you",
+  },
 ] as const;
 
 const LIFETIMES = [
@@ -70,7 +74,7 @@ export function CreateTokenForm({ createToken }: { createToken: CreateToken }) {
                 type="checkbox"
                 name="scopes"
                 value={scope.value}
-                defaultChecked={scope.value !== "requests:answer"}
+                defaultChecked={scope.value !== "requests:answer" && scope.value !== "a2a"}
               />{" "}
               {scope.label}
             </label>
