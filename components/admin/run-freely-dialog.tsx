@@ -25,7 +25,7 @@ export const RunFreelyDialog = forwardRef<HTMLDialogElement, { tool: ToolPolicyR
         <p>{warningOf(tool)}</p>
         <p>Every call of it will run at once, in every chat, with nobody asked first.</p>
         <form method="dialog" className="admin-dialog-actions">
-          <button type="submit" className="button button-secondary" value="cancel" autoFocus>
+          <button type="submit" className="button button-secondary" value="cancel">
             Cancel
           </button>
           <button type="submit" className="button button-danger" value="confirm" onClick={onConfirm}>

@@ -83,7 +83,9 @@ function PolicyCell({ tool, submit }: { tool: ToolPolicyRow; submit: SubmitToolP
           className="button button-secondary"
           disabled={busy || chosen === current}
           onClick={() =>
-            chosen === "free" && needsConfirmationToRunFreely(tool) ? confirm.current?.showModal() : save(false)
+            chosen === "free" && needsConfirmationToRunFreely(tool)
+              ? confirm.current?.showModal()
+              : save(false)
           }
         >
           Save

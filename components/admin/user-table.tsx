@@ -143,7 +143,9 @@ export function UserTable({
               <td data-label="Created">
                 <time dateTime={user.createdAt}>{formatUtc(user.createdAt)}</time>
               </td>
-              <td className="admin-number" data-label="Open requests">{user.openRequests}</td>
+              <td className="admin-number" data-label="Open requests">
+                {user.openRequests}
+              </td>
               <td data-label="Sessions">
                 <SessionsCell user={user} submitSignOut={submitSignOut} />
               </td>

@@ -3,8 +3,8 @@ import { isWebhookEventType, type WebhookEndpointView } from "@/lib/domain/webho
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { toJson } from "./json";
-import { enqueueWebhookTestMessage } from "./webhook-outbox";
 import { engineTransaction } from "./sql/transaction-options";
+import { enqueueWebhookTestMessage } from "./webhook-outbox";
 
 /** An endpoint as the delivery worker needs it: its sealed secret included, for signing only. */
 export interface StoredWebhookEndpoint {

@@ -180,7 +180,12 @@ export async function enqueueWebhookTestMessage({
 }
 
 /** A message's id and its body, fixed once: every attempt and replay sends these bytes. */
-export function webhookMessageOf(occurrence: Pick<WebhookOccurrence, "type" | "data"> | { type: typeof WEBHOOK_TEST_TYPE; data: Record<string, unknown> }, at: Date): { id: string; body: string } {
+export function webhookMessageOf(
+  occurrence:
+    | Pick<WebhookOccurrence, "type" | "data">
+    | { type: typeof WEBHOOK_TEST_TYPE; data: Record<string, unknown> },
+  at: Date,
+): { id: string; body: string } {
   const body = JSON.stringify({ type: occurrence.type, timestamp: at.toISOString(), data: occurrence.data });
   return { id: newMessageId(), body };
 }

@@ -56,12 +56,20 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a webhook test event on %s"
       };
       expect(headers.id).toBe(sent.messageId);
       expect(verifyWebhook({ secret: endpoint.secret, headers, body: hit!.body })).toBe(true);
-      expect(JSON.parse(hit!.body)).toMatchObject({ type: "webhook.test", data: { endpointId: endpoint.id } });
+      expect(JSON.parse(hit!.body)).toMatchObject({
+        type: "webhook.test",
+        data: { endpointId: endpoint.id },
+      });
       expect((await listWebhookDeliveryViews({ db })).rows).toMatchObject([{ status: "delivered" }]);
 
       const audit = await db.auditLog.findMany({ where: { action: "webhook.test_sent" } });
       expect(audit).toMatchObject([
-        { actorId: admin.id, targetType: "webhook", targetId: endpoint.id, detail: { messageId: sent.messageId } },
+        {
+          actorId: admin.id,
+          targetType: "webhook",
+          targetId: endpoint.id,
+          detail: { messageId: sent.messageId },
+        },
       ]);
       expect(await db.webhookDelivery.count({ where: { endpointId: other.id } })).toBe(0);
     } finally {
@@ -75,11 +83,15 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a webhook test event on %s"
     const before = await db.webhookDelivery.count();
     for (const role of ["user", "reviewer"] as const) {
       const actor = await newUser(db, role);
-      expect(await refusal(sendWebhookTestEvent({ actor, input: { id: endpoint.id } }, { db }))).toMatchObject({
+      expect(
+        await refusal(sendWebhookTestEvent({ actor, input: { id: endpoint.id } }, { db })),
+      ).toMatchObject({
         code: "forbidden:role",
       });
     }
-    expect(await refusal(sendWebhookTestEvent({ actor: admin, input: { id: "whk_none" } }, { db }))).toMatchObject({
+    expect(
+      await refusal(sendWebhookTestEvent({ actor: admin, input: { id: "whk_none" } }, { db })),
+    ).toMatchObject({
       code: "not_found:webhook",
     });
     expect(await refusal(sendWebhookTestEvent({ actor: admin, input: {} }, { db }))).toMatchObject({

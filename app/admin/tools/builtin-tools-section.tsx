@@ -22,8 +22,9 @@ export async function BuiltinToolsSection({ db }: { db: DbClient }) {
           <code>{workspace}</code>
         ) : (
           "(no folder is set up for them yet: whoever runs this server chooses one)"
-        )}; file tools
-        refuse paths outside it, bash only starts there. webfetch reaches only the addresses webhooks may.
+        )}
+        ; file tools refuse paths outside it, bash only starts there. webfetch reaches only the addresses
+        webhooks may.
       </p>
       <AdminBuiltinToolTable tools={tools} />
     </section>

@@ -116,7 +116,9 @@ export function AddEndpointForm() {
           </p>
         </div>
       )}
-      {outcome && !outcome.ok && <FormErrors text={outcome.text} issues={outcome.issues} labels={fieldLabel} />}
+      {outcome && !outcome.ok && (
+        <FormErrors text={outcome.text} issues={outcome.issues} labels={fieldLabel} />
+      )}
     </form>
   );
 }

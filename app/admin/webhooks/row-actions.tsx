@@ -24,7 +24,10 @@ function TestEventButton({ endpoint }: { endpoint: { id: string; url: string } }
     setSaid(
       result?.ok
         ? { ok: true, text: "Test event queued: see it under Deliveries." }
-        : { ok: false, text: result ? result.error.message : "The test event could not be sent. Please try again." },
+        : {
+            ok: false,
+            text: result ? result.error.message : "The test event could not be sent. Please try again.",
+          },
     );
     router.refresh();
   };

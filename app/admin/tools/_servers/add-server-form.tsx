@@ -195,7 +195,9 @@ export function AddServerForm() {
           {outcome.text}
         </p>
       )}
-      {outcome && !outcome.ok && <FormErrors text={outcome.text} issues={outcome.issues} labels={fieldLabel} />}
+      {outcome && !outcome.ok && (
+        <FormErrors text={outcome.text} issues={outcome.issues} labels={fieldLabel} />
+      )}
     </form>
   );
 }
