@@ -35,9 +35,9 @@ const serverEnv: Record<string, string> = {
   TOOLNEXUS_APP_URL: baseURL,
   // A reviewer's "I'm on it" lapses after this long, so a journey can watch one lapse.
   TOOLNEXUS_TAKE_SECONDS: "15",
-  // The Undo window (ADR 0080) is off for the journeys, which each wait on decisions taking effect;
-  // e2e/decision-undo.spec.ts runs when it is set: E2E_HOLD_SECONDS=5 npx playwright test e2e/decision-undo.spec.ts
-  TOOLNEXUS_HOLD_SECONDS: process.env.E2E_HOLD_SECONDS ?? "0",
+  // The Undo window (ADR 0080) is off for the journeys, which each wait on decisions taking effect.
+  // e2e/decision-undo.spec.ts starts an instance of its own with the window on (ADR 0092).
+  TOOLNEXUS_HOLD_SECONDS: "0",
   OAUTH_DEMO_ISSUER: `http://localhost:${OAUTH_PORT}`,
   // The Demo Bank's MCP server and its sign-in, the journeys' MCP servers and webhook receivers
   // all listen on this machine: the outbound address policy must allow it (ADR 0056).

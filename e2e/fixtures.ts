@@ -24,7 +24,11 @@ export interface SignedIn {
   shell: AppShell;
 }
 
-type WorkerFixtures = { db: Db };
+type WorkerFixtures = {
+  db: Db;
+  /** The database the app under test uses; a spec that starts its own app instance sets it. */
+  databaseUrl: string | undefined;
+};
 
 type TestFixtures = {
   /** Creates a fresh account of the given role, unique to this test. */
@@ -80,13 +84,14 @@ async function signInByCookie(
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  databaseUrl: [process.env.E2E_DATABASE_URL, { option: true, scope: "worker" }],
+
   db: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern.
-    async ({}, use) => {
+    async ({ databaseUrl }, use) => {
       // Imported here, not at the top: the runner also loads this file to list the tests, and
       // only the workers resolve lib/db's server-only marker (see playwright.config.ts).
       const { createDb } = await import("@/lib/db/sql/client");
-      const db = createDb({ url: process.env.E2E_DATABASE_URL });
+      const db = createDb({ url: databaseUrl });
       await use(db);
       await db.$disconnect();
     },

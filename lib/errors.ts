@@ -114,11 +114,17 @@ export const appErrorCatalog = {
   "expired:request": { status: 410, message: "This request has expired and can no longer be answered." },
   "invalid:workspace": {
     status: 422,
-    message: "This tool works on the server's files: set TOOLNEXUS_WORKSPACE to a directory for it first.",
+    message:
+      "This tool works on files on the server, and no folder for it has been set up yet. Ask whoever runs this server to choose one; then it can be switched on.",
   },
   "invalid:audience": {
     status: 422,
     message: "The audience names a group that cannot approve this request.",
+  },
+  "invalid:unconfirmed_free": {
+    status: 422,
+    message:
+      "This tool says it can destroy things or reach the outside world. Confirm that it may run without anyone approving it.",
   },
   "invalid:answer": { status: 422, message: "The answer does not match the requested form." },
   "bad_request:input": { status: 400, message: "The submitted data is not valid." },

@@ -159,7 +159,15 @@ function DecisionToast({
       {entry.state !== "held" && <Toast.Description>{AFTER[entry.state]}</Toast.Description>}
       {held && (
         <Toast.Action altText="Undo the decision (it has not taken effect yet)" asChild>
-          <button type="button" className="button button-secondary decision-toast-undo" onClick={onUndo}>
+          <button
+            type="button"
+            className="button button-secondary decision-toast-undo"
+            onClick={(event) => {
+              // Radix closes a toast when its action is clicked; this one stays to say "Undone".
+              event.preventDefault();
+              onUndo();
+            }}
+          >
             Undo
           </button>
         </Toast.Action>

@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import {
+  needsConfirmationToRunFreely,
   TOOL_POLICIES,
   TOOL_POLICY_LABELS,
   type ToolPolicy,
@@ -10,11 +11,13 @@ import {
 } from "@/lib/domain/tool-policy";
 import { type ActionResult, unsentResult } from "@/lib/errors";
 import { CellNote } from "./cell-note";
+import { RunFreelyDialog } from "./run-freely-dialog";
 import { useNoteAction } from "./use-note-action";
 
 export type SubmitToolPolicy = (input: {
   toolName: string;
   policy: ToolPolicy | "default";
+  confirmed?: boolean;
 }) => Promise<ActionResult<unknown>>;
 
 const HINTS = [
@@ -43,12 +46,13 @@ function PolicyCell({ tool, submit }: { tool: ToolPolicyRow; submit: SubmitToolP
   const router = useRouter();
   const current = tool.isDefault ? "default" : tool.policy;
   const [chosen, setChosen] = useState<ToolPolicy | "default">(current);
+  const confirm = useRef<HTMLDialogElement>(null);
   const {
     note,
     busy,
     run: save,
-  } = useNoteAction(async () => {
-    const result = await submit({ toolName: tool.name, policy: chosen }).catch(() =>
+  } = useNoteAction(async (confirmed: boolean) => {
+    const result = await submit({ toolName: tool.name, policy: chosen, confirmed }).catch(() =>
       unsentResult("The policy could not be saved. Please try again."),
     );
     const now = chosen === "default" ? TOOL_POLICY_LABELS[tool.defaultPolicy] : TOOL_POLICY_LABELS[chosen];
@@ -78,11 +82,16 @@ function PolicyCell({ tool, submit }: { tool: ToolPolicyRow; submit: SubmitToolP
           type="button"
           className="button button-secondary"
           disabled={busy || chosen === current}
-          onClick={() => save()}
+          onClick={() =>
+            chosen === "free" && needsConfirmationToRunFreely(tool)
+              ? confirm.current?.showModal()
+              : save(false)
+          }
         >
           Save
         </button>
       </div>
+      <RunFreelyDialog ref={confirm} tool={tool} onConfirm={() => save(true)} />
       <span className="admin-cell-note muted">
         {tool.isDefault ? "Default, from its annotations" : "Set by an admin"}
         {tool.scope && tool.policy !== "blocked" && tool.policy !== "free"

@@ -118,7 +118,7 @@ export function UserTable({
   if (users.length === 0) return <p className="muted">No users match this search.</p>;
   return (
     <div className="admin-table-wrap">
-      <table className="admin-table" aria-label="Users">
+      <table className="admin-table admin-table-stack" aria-label="Users">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -136,15 +136,17 @@ export function UserTable({
                 {user.name ?? "—"}
                 {user.id === viewerId && " (you)"}
               </th>
-              <td>{user.email ?? "—"}</td>
-              <td>
+              <td data-label="Email">{user.email ?? "—"}</td>
+              <td data-label="Role">
                 <RoleCell user={user} self={user.id === viewerId} submitRole={submitRole} />
               </td>
-              <td>
+              <td data-label="Created">
                 <time dateTime={user.createdAt}>{formatUtc(user.createdAt)}</time>
               </td>
-              <td className="admin-number">{user.openRequests}</td>
-              <td>
+              <td className="admin-number" data-label="Open requests">
+                {user.openRequests}
+              </td>
+              <td data-label="Sessions">
                 <SessionsCell user={user} submitSignOut={submitSignOut} />
               </td>
             </tr>

@@ -45,6 +45,7 @@ export type AuditAction =
   | "webhook.enabled"
   | "webhook.removed"
   | "webhook.delivery_replayed"
+  | "webhook.test_sent"
   | "api_token.created"
   | "api_token.revoked"
   | "api_token.tool_allowed"

@@ -4,6 +4,7 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { toJson } from "./json";
 import { engineTransaction } from "./sql/transaction-options";
+import { enqueueWebhookTestMessage } from "./webhook-outbox";
 
 /** An endpoint as the delivery worker needs it: its sealed secret included, for signing only. */
 export interface StoredWebhookEndpoint {
@@ -121,5 +122,40 @@ export async function deleteWebhookEndpointById({
       detail: { url: row.url },
     });
     return true;
+  }, engineTransaction);
+}
+
+/**
+ * Queues a test event for an endpoint, with its audit entry, in one transaction. Null when the
+ * endpoint does not exist (any more).
+ */
+export async function sendWebhookTestEventById({
+  db,
+  id,
+  actorId,
+}: {
+  db: DbClient;
+  id: string;
+  actorId: string;
+}): Promise<{ messageId: string } | null> {
+  return db.$transaction(async (tx) => {
+    const endpoint = await tx.webhookEndpoint.findUnique({ where: { id }, select: { id: true } });
+    if (!endpoint) return null;
+    const at = new Date();
+    const sent = await enqueueWebhookTestMessage({
+      tx,
+      endpointId: id,
+      at,
+      data: { message: "A test event sent from the admin page.", endpointId: id },
+    });
+    await recordAuditEntry({
+      tx,
+      actorId,
+      action: "webhook.test_sent",
+      targetType: "webhook",
+      targetId: id,
+      detail: { messageId: sent.messageId },
+    });
+    return sent;
   }, engineTransaction);
 }

@@ -1,7 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ThreadEvent } from "@/lib/domain/events";
-import { isWebhookEventType, type WebhookOccurrence, webhookOccurrencesOf } from "@/lib/domain/webhooks";
+import {
+  isWebhookEventType,
+  WEBHOOK_TEST_TYPE,
+  type WebhookOccurrence,
+  webhookOccurrencesOf,
+} from "@/lib/domain/webhooks";
 import type { DbTx } from "./db-types";
 import {
   hotSqlOf,
@@ -145,8 +150,42 @@ export function composeWebhookOutbox(events: readonly ThreadEvent[]): {
   };
 }
 
+/**
+ * Queues a test event for one endpoint, whatever it subscribes to, inside the caller's
+ * transaction: one message and one delivery, sent and retried like any other.
+ */
+export async function enqueueWebhookTestMessage({
+  tx,
+  endpointId,
+  data,
+  at,
+}: {
+  tx: DbTx;
+  endpointId: string;
+  data: Record<string, unknown>;
+  at: Date;
+}): Promise<{ messageId: string }> {
+  const { id, body } = webhookMessageOf({ type: WEBHOOK_TEST_TYPE, data }, at);
+  const created = sqlTime(at);
+  const hot = hotSqlOf(tx);
+  await hot.execute(
+    insertMessagesSql(sql`VALUES ${sqlRows([[id, `test:${id}`, WEBHOOK_TEST_TYPE, body, created]])}`),
+  );
+  await hot.execute(
+    insertDeliveriesSql(
+      sql`VALUES ${sqlRows([[newRowId(), id, endpointId, "pending", sqlInt(0), created, created, created]])}`,
+    ),
+  );
+  return { messageId: id };
+}
+
 /** A message's id and its body, fixed once: every attempt and replay sends these bytes. */
-export function webhookMessageOf(occurrence: WebhookOccurrence, at: Date): { id: string; body: string } {
+export function webhookMessageOf(
+  occurrence:
+    | Pick<WebhookOccurrence, "type" | "data">
+    | { type: typeof WEBHOOK_TEST_TYPE; data: Record<string, unknown> },
+  at: Date,
+): { id: string; body: string } {
   const body = JSON.stringify({ type: occurrence.type, timestamp: at.toISOString(), data: occurrence.data });
   return { id: newMessageId(), body };
 }

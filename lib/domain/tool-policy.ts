@@ -33,6 +33,19 @@ export function defaultPolicyFor(annotations: ToolAnnotations | undefined, state
   return "owner";
 }
 
+/**
+ * Whether letting a tool run freely needs an admin's explicit confirmation: it says it may destroy
+ * something or reach beyond this app (MCP's destructiveHint / openWorldHint), and by default it
+ * asks first. A tool that runs freely by default anyway (one that only reads) changes nothing.
+ */
+export function needsConfirmationToRunFreely(tool: {
+  annotations: ToolAnnotations;
+  defaultPolicy: ToolPolicy;
+}): boolean {
+  const warns = tool.annotations.destructiveHint === true || tool.annotations.openWorldHint === true;
+  return warns && tool.defaultPolicy !== "free";
+}
+
 /** The policy in force and whether it is the tool's default or an admin's choice. */
 export type EffectivePolicy =
   | { policy: ToolPolicy; source: "default" }

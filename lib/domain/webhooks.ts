@@ -17,6 +17,12 @@ export function isWebhookEventType(value: unknown): value is WebhookEventType {
   return typeof value === "string" && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }
 
+/**
+ * The type of the event an admin sends to check an endpoint. Nobody subscribes to it: it goes to
+ * the one endpoint asked, through the same outbox, signature and retries as every other event.
+ */
+export const WEBHOOK_TEST_TYPE = "webhook.test";
+
 /** One occurrence to announce: `eventKey` names it once, however often the log lists it again. */
 export interface WebhookOccurrence {
   eventKey: string;

@@ -28,7 +28,12 @@ export const changeBuiltinTool = defineAction(
   async ({ actor, input: { toolName, enabled } }, { db }: { db: DbClient }): Promise<BuiltinToolChanged> => {
     if (enabled && needsWorkspace(toolName) && builtinWorkspace() === undefined) {
       throw new AppError("invalid:workspace", {
-        issues: [{ path: "/toolName", message: `${toolName} needs TOOLNEXUS_WORKSPACE` }],
+        issues: [
+          {
+            path: "/toolName",
+            message: `${toolName} needs a folder on the server to work in, and none is set up yet.`,
+          },
+        ],
       });
     }
     const change = await setBuiltinEnabled({ db, toolName, enabled, actorId: actor.id });

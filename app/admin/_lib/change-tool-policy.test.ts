@@ -109,6 +109,29 @@ describe("changeToolPolicy", () => {
     });
   });
 
+  it("lets a destructive or open-world tool run freely only once the admin confirms it", async () => {
+    const admin = await newUser(db, "admin");
+    const before = await stateOf("tickets_delete_ticket");
+    expect(await codeOf(change(admin, { toolName: "tickets_delete_ticket", policy: "free" }))).toBe(
+      "invalid:unconfirmed_free",
+    );
+    expect(
+      await codeOf(change(admin, { toolName: "tickets_delete_ticket", policy: "free", confirmed: false })),
+    ).toBe("invalid:unconfirmed_free");
+    expect(await stateOf("tickets_delete_ticket")).toEqual(before);
+    await expect(
+      change(admin, { toolName: "tickets_delete_ticket", policy: "free", confirmed: true }),
+    ).resolves.toMatchObject({ policy: "free", changed: true });
+    expect((await stateOf("tickets_delete_ticket")).audit.at(-1)?.detail).toMatchObject({ to: "free" });
+    // A read-only tool needs no confirmation, and neither does asking for approval.
+    await expect(change(admin, { toolName: "tickets_list_tickets", policy: "free" })).resolves.toMatchObject({
+      policy: "free",
+    });
+    await expect(
+      change(admin, { toolName: "tickets_delete_ticket", policy: "reviewer" }),
+    ).resolves.toMatchObject({ policy: "reviewer" });
+  });
+
   it("refuses users and reviewers, unknown tools and bad input, changing nothing", async () => {
     const before = await stateOf("refund");
     for (const role of ["user", "reviewer"] as const) {

@@ -6,6 +6,7 @@ import { replayWebhookDeliveryById } from "@/lib/db/webhook-deliveries";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpointById,
+  sendWebhookTestEventById,
   setWebhookEndpointDisabledById,
   webhookEndpointExistsById,
 } from "@/lib/db/webhook-endpoints";
@@ -95,5 +96,18 @@ export const replayWebhookDelivery = defineAction(
     if (replay.outcome === "not_found") throw new AppError("not_found:webhook_delivery");
     if (replay.outcome === "already_pending") throw new AppError("conflict:webhook_delivery_pending");
     return { id };
+  },
+);
+
+/**
+ * Sends a test event to one endpoint through the outbox: signed, retried and listed among the
+ * deliveries like any other, so an admin sees whether the receiver accepts it.
+ */
+export const sendWebhookTestEvent = defineAction(
+  { role: "admin", input: idInput },
+  async ({ actor, input: { id } }, { db }: Pick<WebhookDeps, "db">) => {
+    const sent = await sendWebhookTestEventById({ db, id, actorId: actor.id });
+    if (!sent) throw new AppError("not_found:webhook");
+    return { id, messageId: sent.messageId };
   },
 );

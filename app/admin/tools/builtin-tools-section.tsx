@@ -18,8 +18,13 @@ export async function BuiltinToolsSection({ db }: { db: DbClient }) {
         These tools run on this server. They are off until you switch one on; then every chat is offered it
         under its approval policy below. By default a reviewer approves each call of bash, write, edit and
         apply_patch. File tools and bash work in the workspace{" "}
-        {workspace ? <code>{workspace}</code> : "(none configured: set TOOLNEXUS_WORKSPACE)"}; file tools
-        refuse paths outside it, bash only starts there. webfetch reaches only the addresses webhooks may.
+        {workspace ? (
+          <code>{workspace}</code>
+        ) : (
+          "(no folder is set up for them yet: whoever runs this server chooses one)"
+        )}
+        ; file tools refuse paths outside it, bash only starts there. webfetch reaches only the addresses
+        webhooks may.
       </p>
       <AdminBuiltinToolTable tools={tools} />
     </section>

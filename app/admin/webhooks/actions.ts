@@ -5,6 +5,7 @@ import {
   addWebhookEndpoint,
   removeWebhookEndpoint,
   replayWebhookDelivery,
+  sendWebhookTestEvent,
   setWebhookEndpointDisabled,
 } from "../_lib/manage-webhooks";
 import { webhookDeps } from "./webhook-deps";
@@ -18,3 +19,6 @@ export const removeWebhookEndpointAction = serveAction(removeWebhookEndpoint);
 
 /** Queues a delivered or failed delivery again, under the same message id. */
 export const replayWebhookDeliveryAction = serveAction(replayWebhookDelivery);
+
+/** Queues a signed test event for one endpoint; it shows among the deliveries. */
+export const sendWebhookTestEventAction = serveAction(sendWebhookTestEvent);

@@ -2,6 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import { FormErrors } from "@/components/admin/form-errors";
+import { CopyButton } from "@/components/copy-button";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/lib/domain/webhooks";
 import type { FieldIssue } from "@/lib/errors";
 import { addWebhookEndpointAction } from "./actions";
@@ -110,22 +112,12 @@ export function AddEndpointForm() {
                 onFocus={(e) => e.target.select()}
               />
             </label>
+            <CopyButton text={outcome.secret} label="Copy the signing secret" />
           </p>
         </div>
       )}
       {outcome && !outcome.ok && (
-        <div role="alert" className="alert alert-error">
-          <p>{outcome.text}</p>
-          {outcome.issues.length > 0 && (
-            <ul>
-              {outcome.issues.map((issue) => (
-                <li key={`${issue.path}:${issue.message}`}>
-                  {fieldLabel[issue.path] ?? issue.path}: {issue.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <FormErrors text={outcome.text} issues={outcome.issues} labels={fieldLabel} />
       )}
     </form>
   );

@@ -48,7 +48,7 @@ export default async function AdminWebhooksPage({ searchParams }: { searchParams
           endpoint answers 2xx. <OutboundAddressNote allowPrivate={outboundPrivateAllowed()} />
         </p>
         <div className="admin-table-wrap">
-          <table className="admin-table" aria-label="Webhook endpoints">
+          <table className="admin-table admin-table-stack" aria-label="Webhook endpoints">
             <thead>
               <tr>
                 <th scope="col">Endpoint</th>
@@ -72,12 +72,12 @@ export default async function AdminWebhooksPage({ searchParams }: { searchParams
                     <span className="admin-server-url">{endpoint.url}</span>
                     {endpoint.description && <div className="muted">{endpoint.description}</div>}
                   </th>
-                  <td>{endpoint.events.join(", ")}</td>
-                  <td>{endpoint.disabled ? "Disabled" : "Enabled"}</td>
-                  <td>
+                  <td data-label="Events">{endpoint.events.join(", ")}</td>
+                  <td data-label="Status">{endpoint.disabled ? "Disabled" : "Enabled"}</td>
+                  <td data-label="Added">
                     <time dateTime={endpoint.createdAt}>{formatUtc(endpoint.createdAt)}</time>
                   </td>
-                  <td>
+                  <td data-label="Actions">
                     <EndpointActions endpoint={endpoint} />
                   </td>
                 </tr>

@@ -5,10 +5,49 @@ import { useState } from "react";
 import {
   removeWebhookEndpointAction,
   replayWebhookDeliveryAction,
+  sendWebhookTestEventAction,
   setWebhookEndpointDisabledAction,
 } from "./actions";
 
 type Result = { ok: true } | { ok: false; error: { message: string } };
+
+/** Queues a signed test event for the endpoint and says where to watch it arrive. */
+function TestEventButton({ endpoint }: { endpoint: { id: string; url: string } }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
+  const send = async () => {
+    setBusy(true);
+    setSaid(null);
+    const result = await sendWebhookTestEventAction({ id: endpoint.id }).catch(() => null);
+    setBusy(false);
+    setSaid(
+      result?.ok
+        ? { ok: true, text: "Test event queued: see it under Deliveries." }
+        : {
+            ok: false,
+            text: result ? result.error.message : "The test event could not be sent. Please try again.",
+          },
+    );
+    router.refresh();
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-secondary"
+        disabled={busy}
+        aria-label={`Send a test event to ${endpoint.url}`}
+        onClick={() => void send()}
+      >
+        Send a test event
+      </button>
+      <span role="status" className={said && !said.ok ? "field-error" : "muted"}>
+        {said?.text}
+      </span>
+    </>
+  );
+}
 
 function useAct() {
   const router = useRouter();
@@ -41,6 +80,7 @@ export function EndpointActions({ endpoint }: { endpoint: { id: string; url: str
   const { busy, failure, act } = useAct();
   return (
     <div className="admin-cell-actions">
+      <TestEventButton endpoint={endpoint} />
       <button
         type="button"
         className="button button-secondary"

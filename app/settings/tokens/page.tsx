@@ -26,11 +26,11 @@ export default async function TokensPage() {
     <div className="stack">
       <h1 className="page-title">API tokens</h1>
       <p className="muted">
-        A token lets a program ask people through this inbox with the HTTP API (
-        <Link href="/api/v1/openapi.json">its OpenAPI document</Link>): it makes requests as you, and they are
-        answered here like any other. It works only with the API, never to sign in, and at most{" "}
-        {apiRateLimit()} calls a minute. Only a fingerprint of it is kept, so it is shown once. You hold{" "}
-        {working} of the {apiTokenLimit()} working tokens one person may have.
+        A token lets a program ask people through this inbox with the HTTP API (see{" "}
+        <Link href="/docs/api">the API reference</Link>): it makes requests as you, and they are answered here
+        like any other. It works only with the API, never to sign in, and at most {apiRateLimit()} calls a
+        minute. Only a fingerprint of it is kept, so it is shown once. You hold {working} of the{" "}
+        {apiTokenLimit()} working tokens one person may have.
       </p>
       <CreateTokenForm createToken={createTokenAction} />
       <section className="card stack" aria-labelledby="tokens-title">

@@ -27,7 +27,8 @@ export function TokenSnippets({ token }: { token: string }) {
       </pre>
       <CopyButton text={library} label="Copy the library set-up" />
       <p>
-        Every call is described in <a href="/api/v1/openapi.json">the API's OpenAPI document</a>.
+        Every call is described in <a href="/docs/api">the API reference</a> (also as{" "}
+        <a href="/api/v1/openapi.json">an OpenAPI document</a>).
       </p>
     </div>
   );

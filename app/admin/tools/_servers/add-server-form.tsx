@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import { FormErrors } from "@/components/admin/form-errors";
 import type { FieldIssue } from "@/lib/errors";
 import { addMcpServerAction } from "./actions";
 
@@ -19,12 +20,6 @@ const fieldLabel: Record<string, string> = {
   "/oauth/clientSecret": "Client secret",
   "/oauth/scope": "Scope",
 };
-
-function issueText(issue: FieldIssue): string {
-  const header = /^\/headers\/(\d+)\/(name|value)$/.exec(issue.path);
-  if (header) return `Header ${Number(header[1]) + 1} ${header[2]}: ${issue.message}`;
-  return `${fieldLabel[issue.path] ?? issue.path}: ${issue.message}`;
-}
 
 /** Adds a remote server. Header values are write-only: once saved they are never shown again. */
 export function AddServerForm() {
@@ -132,7 +127,7 @@ export function AddServerForm() {
       <p className="muted">
         Header values (an API key, a bearer token) are stored encrypted and never shown again.
       </p>
-      <label className="checkbox">
+      <label className="admin-checkbox">
         <input
           type="checkbox"
           name="oauth"
@@ -201,16 +196,7 @@ export function AddServerForm() {
         </p>
       )}
       {outcome && !outcome.ok && (
-        <div role="alert" className="alert alert-error">
-          <p>{outcome.text}</p>
-          {outcome.issues.length > 0 && (
-            <ul>
-              {outcome.issues.map((issue) => (
-                <li key={`${issue.path}:${issue.message}`}>{issueText(issue)}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <FormErrors text={outcome.text} issues={outcome.issues} labels={fieldLabel} />
       )}
     </form>
   );
