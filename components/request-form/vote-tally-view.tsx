@@ -27,6 +27,13 @@ export function VoteTallyView({
   brief?: boolean;
 }) {
   const [tally, setTally] = useState(initial);
+  // A page the server renders again (the live inbox's refresh) brings a newer tally: it wins
+  // over the one read here before.
+  const [rendered, setRendered] = useState(initial);
+  if (initial !== rendered) {
+    setRendered(initial);
+    setTally(initial);
+  }
   const [now, setNow] = useState<number | null>(null);
   const settled = tally !== null && (tally.declined !== null || tally.approvals.length >= tally.required);
   useEffect(() => {
