@@ -22,6 +22,7 @@ export async function createRun({
   content,
   leaseOwner,
   leaseExpiresAt,
+  clientMessageId = null,
 }: {
   db: DbClient;
   threadId: string;
@@ -31,6 +32,8 @@ export async function createRun({
   content: string;
   leaseOwner: string;
   leaseExpiresAt: Date;
+  /** The A2A message that starts it, unique per user: a second start with it fails (ADR 0085). */
+  clientMessageId?: string | null;
 }): Promise<
   | { status: "missing" }
   | { status: "busy" }
@@ -58,8 +61,9 @@ export async function createRun({
       const run = { id: newRowId() };
       await hot.execute(sql`
         INSERT INTO ${sqlTable("Run")} ("id", "threadId", "userId", "status", "model", "leaseOwner", "leaseExpiresAt",
-          "createdAt", "updatedAt")
-        VALUES (${run.id}, ${threadId}, ${userId}, 'running', ${model}, ${leaseOwner}, ${sqlTime(leaseExpiresAt)}, ${now}, ${now})`);
+          "clientMessageId", "createdAt", "updatedAt")
+        VALUES (${run.id}, ${threadId}, ${userId}, 'running', ${model}, ${leaseOwner}, ${sqlTime(leaseExpiresAt)},
+          ${clientMessageId}, ${now}, ${now})`);
       const rows = await hot.query<{ seq: number; content: unknown }>(sql`
         SELECT "seq", "content" FROM ${sqlTable("Message")} WHERE "threadId" = ${threadId} ORDER BY "seq"`);
       const history = rows.map((row) => readSqlJson<Message>(row.content));

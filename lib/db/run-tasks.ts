@@ -7,7 +7,15 @@ import { type StoredRequest, toStoredRequest } from "./requests";
 // on, and its last answer. A task is a view of these rows, never a copy of them.
 
 export interface RunTaskRows {
-  run: { id: string; threadId: string; userId: string; status: RunState; error: string | null };
+  run: {
+    id: string;
+    threadId: string;
+    /** The task's contextId: the one its A2A client chose for the chat, else the chat's id. */
+    contextId: string;
+    userId: string;
+    status: RunState;
+    error: string | null;
+  };
   /** The run's open requests, oldest first: what a parked run waits on. */
   openRequests: StoredRequest[];
   /** The assistant's last answer, once the run has finished. */
@@ -21,11 +29,19 @@ export async function getRunTaskRowsById({
   db: DbClient;
   runId: string;
 }): Promise<RunTaskRows | null> {
-  const run = await db.run.findUnique({
+  const found = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, threadId: true, userId: true, status: true, error: true },
+    select: {
+      id: true,
+      threadId: true,
+      userId: true,
+      status: true,
+      error: true,
+      thread: { select: { contextKey: true } },
+    },
   });
-  if (!run) return null;
+  if (!found) return null;
+  const { thread, ...run } = found;
   const status = run.status as RunState;
   const openRequests =
     status === "pending"
@@ -47,7 +63,7 @@ export async function getRunTaskRowsById({
         });
   const text = (finished?.payload as { text?: unknown } | undefined)?.text;
   return {
-    run: { ...run, status },
+    run: { ...run, contextId: thread.contextKey ?? run.threadId, status },
     openRequests,
     finishedText: typeof text === "string" ? text : null,
   };

@@ -36,6 +36,7 @@ const startInput = z.object({
   threadId: z.string().min(1).max(200),
   userId: z.string().min(1).max(200),
   message: z.string().trim().min(1).max(20_000),
+  clientMessageId: z.string().min(1).max(200).optional(),
 });
 
 /**
@@ -111,7 +112,7 @@ export function createEngine(options: EngineOptions): Engine {
     async startRun(input) {
       const parsed = startInput.safeParse(input);
       if (!parsed.success) throw new AppError("bad_request:input");
-      const { threadId, userId, message } = parsed.data;
+      const { threadId, userId, message, clientMessageId } = parsed.data;
       const model = options.createClient().model;
       const created = await createRun({
         db,
@@ -119,6 +120,7 @@ export function createEngine(options: EngineOptions): Engine {
         userId,
         model,
         content: message,
+        clientMessageId,
         leaseOwner: instanceId,
         leaseExpiresAt: leaseUntil(leaseMs),
       });

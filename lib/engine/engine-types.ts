@@ -101,7 +101,13 @@ export interface NewStandaloneRequest {
 
 export interface Engine {
   /** Resolves once the run and the user's message are stored; the loop goes on in the background. */
-  startRun(input: { threadId: string; userId: string; message: string }): Promise<{ runId: string }>;
+  startRun(input: {
+    threadId: string;
+    userId: string;
+    message: string;
+    /** An A2A client's messageId, unique per user: starting twice with it throws (ADR 0085). */
+    clientMessageId?: string;
+  }): Promise<{ runId: string }>;
   /** The one way to answer a request: exists, may answer, still open, in time, fits its schema, claimed. */
   answerRequest(input: AnswerInput): Promise<{ request: StoredRequest }>;
   /**

@@ -4,7 +4,16 @@ import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
-import { a2aClient, asTask, data, send, serveA2AOverHttp, taskQuery, text } from "./testing/a2a-fixture";
+import {
+  a2aClient,
+  asTask,
+  data,
+  listQuery,
+  send,
+  serveA2AOverHttp,
+  taskQuery,
+  text,
+} from "./testing/a2a-fixture";
 
 // Every refusal of the A2A server: the protocol's error code, a message that says why, and
 // nothing changed in the database.
@@ -83,7 +92,7 @@ describe("the A2A server's refusals", () => {
     expect(await counts()).toEqual(before);
   });
 
-  it("does not show, cancel or answer another person's task, nor continue their chat", async () => {
+  it("does not show, list, cancel or answer another person's task, nor continue their chat", async () => {
     const owner = await person();
     const other = await person();
     const ownerClient = await a2aClient(served.base, owner.token);
@@ -100,10 +109,20 @@ describe("the A2A server's refusals", () => {
       taskId: parked.id,
     });
     await expect(otherClient.sendMessage(answer)).rejects.toThrow(/of yours/);
-    await expect(
-      otherClient.sendMessage(send([text("help")], { contextId: parked.contextId })),
-    ).rejects.toThrow(/No chat .* of yours/);
+    await expect(otherClient.listTasks(listQuery(parked.contextId))).resolves.toMatchObject({
+      tasks: [],
+      totalSize: 0,
+    });
     expect(await counts()).toEqual(before);
+    // A contextId is a name within its sender's own chats: theirs gets a chat of its own.
+    const elsewhere = asTask(
+      await otherClient.sendMessage(send([text("help")], { contextId: parked.contextId })),
+    );
+    expect(elsewhere.contextId).toBe(parked.contextId);
+    const theirs = await db.run.findUniqueOrThrow({ where: { id: elsewhere.id } });
+    expect(theirs).toMatchObject({ userId: other.user.id });
+    expect(theirs.threadId).not.toBe(parked.contextId);
+    expect(await db.run.count({ where: { threadId: parked.contextId } })).toBe(1);
     expect((await ownerClient.getTask(taskQuery(parked.id))).status?.state).toBe(
       TaskState.TASK_STATE_INPUT_REQUIRED,
     );
@@ -131,6 +150,20 @@ describe("the A2A server's refusals", () => {
     });
     await expect(client.sendMessage(elsewhere)).rejects.toThrow(/waits on no request "not-this-one"/);
     expect(await counts()).toEqual(middle);
+  });
+
+  it("refuses a list page size or token it did not give, and a contextId or messageId too long to keep", async () => {
+    const { token } = await person();
+    const client = await a2aClient(served.base, token);
+    const before = await counts();
+    await expect(client.listTasks(listQuery("", { pageSize: 101 }))).rejects.toThrow(/pageSize must be/);
+    await expect(client.listTasks(listQuery("", { pageToken: "nope" }))).rejects.toThrow(
+      /pageToken is not one/,
+    );
+    await expect(client.sendMessage(send([text("help")], { contextId: "c".repeat(201) }))).rejects.toThrow(
+      /contextId is longer than 200/,
+    );
+    expect(await counts()).toEqual(before);
   });
 
   it("offers no push notifications yet, and says so", async () => {

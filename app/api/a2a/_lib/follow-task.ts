@@ -48,13 +48,14 @@ export async function* followTask(
   signal: AbortSignal,
   waiting: "stop" | "follow" = "stop",
 ): AsyncGenerator<Task, void, undefined> {
-  let last = await loadOwnTask(reader, taskId);
+  const rows = await loadOwnRows(reader, taskId);
+  let last = taskOf(rows);
   yield last;
   const state = last.status!.state;
   if (isFinalState(state) || (waiting === "stop" && isStreamEnd(state))) return;
   const first = await getFirstEventSeqByRun({ db: reader.db, runId: taskId });
   const events = reader.engine.subscribe({
-    threadId: last.contextId,
+    threadId: rows.run.threadId,
     afterSeq: Math.max(0, (first ?? 1) - 1),
     signal,
   });

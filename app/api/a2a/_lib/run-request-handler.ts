@@ -3,6 +3,7 @@ import type {
   AgentCard,
   CancelTaskRequest,
   GetTaskRequest,
+  ListTasksRequest,
   ListTasksResponse,
   Message,
   SendMessageRequest,
@@ -20,7 +21,8 @@ import {
 } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { TokenCaller } from "@/lib/auth/api-token-auth";
-import { createThread, getThreadById, setThreadTitleIfEmpty } from "@/lib/db/chat-threads";
+import { contextThreadId, findRunIdByClientMessageId } from "@/lib/db/a2a-task-keys";
+import { createThread, setThreadTitleIfEmpty } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";
 import { getRunTaskRowsById, type RunTaskRows } from "@/lib/db/run-tasks";
 import type { Engine } from "@/lib/engine/engine-types";
@@ -28,6 +30,7 @@ import { isAppError } from "@/lib/errors";
 import { readMessageIntent } from "./a2a-answer";
 import { guarded } from "./a2a-errors";
 import { followTask, loadOwnRows, loadOwnTask, settledTask, type TaskReader } from "./follow-task";
+import { listOwnTasks } from "./list-tasks";
 import { isFinalState, stateName, taskOf } from "./task-view";
 
 // The app's agent behind the SDK's transports (ADR 0084). A task is a run: SendMessage starts one
@@ -45,6 +48,15 @@ export interface RunHandlerServices {
 }
 
 const TITLE_LENGTH = 60;
+const KEY_LENGTH = 200;
+
+/** A client-chosen id the app keeps (ADR 0085): no longer than the database keeps it. */
+function checkedKey(field: "contextId" | "messageId", value: string): string {
+  if (value.length > KEY_LENGTH) {
+    throw new RequestMalformedError(`The message's ${field} is longer than ${KEY_LENGTH} characters.`);
+  }
+  return value;
+}
 
 /** The open request an answer is for: the one the run waits on, or the one it names. */
 function requestToAnswer({ run, openRequests: open }: RunTaskRows, named: string | null): string {
@@ -93,18 +105,31 @@ export function createRunRequestHandler(services: RunHandlerServices): A2AReques
     if (intent.kind === "answer") {
       throw new RequestMalformedError("An answer needs the task it answers: set the message's taskId.");
     }
-    let threadId = message.contextId;
-    if (threadId) {
-      const thread = await getThreadById({ db, threadId });
-      if (!thread || thread.userId !== caller.actor.id) {
-        throw new RequestMalformedError(
-          `No chat ${JSON.stringify(threadId)} of yours: leave contextId out to start one.`,
-        );
-      }
-    } else {
-      threadId = (await createThread({ db, userId: caller.actor.id })).id;
+    // The same message sent again (a client that restarted) is the task it started, not a second run.
+    const messageId = message.messageId ? checkedKey("messageId", message.messageId) : undefined;
+    const contextId = message.contextId ? checkedKey("contextId", message.contextId) : "";
+    const key = { db, userId: caller.actor.id };
+    const sent = messageId ? await findRunIdByClientMessageId({ ...key, clientMessageId: messageId }) : null;
+    if (sent) return sent;
+    const threadId = contextId
+      ? await contextThreadId({ ...key, contextId })
+      : (await createThread({ db, userId: caller.actor.id })).id;
+    let runId: string;
+    try {
+      ({ runId } = await engine.startRun({
+        threadId,
+        userId: caller.actor.id,
+        message: intent.text,
+        clientMessageId: messageId,
+      }));
+    } catch (error) {
+      // The same message twice at once: the unique key let one of them start the run.
+      const raced = messageId
+        ? await findRunIdByClientMessageId({ ...key, clientMessageId: messageId })
+        : null;
+      if (!raced) throw error;
+      return raced;
     }
-    const { runId } = await engine.startRun({ threadId, userId: caller.actor.id, message: intent.text });
     await setThreadTitleIfEmpty({ db, threadId, title: intent.text.slice(0, TITLE_LENGTH) });
     return runId;
   }
@@ -172,9 +197,7 @@ export function createRunRequestHandler(services: RunHandlerServices): A2AReques
       const rows = await getRunTaskRowsById({ db, runId: task.id });
       return rows ? taskOf(rows) : task;
     },
-    listTasks: async (): Promise<ListTasksResponse> => {
-      throw new UnsupportedOperationError("Listing tasks is not offered: each task is a chat in the app.");
-    },
+    listTasks: (params: ListTasksRequest): Promise<ListTasksResponse> => listOwnTasks(reader, params),
     ...pushRefusals(),
   });
 }

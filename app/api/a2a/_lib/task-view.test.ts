@@ -28,7 +28,7 @@ function request(kind: string, extra: Partial<StoredRequest["request"]> = {}): S
 
 function rows(status: RunTaskRows["run"]["status"], more: Partial<RunTaskRows> = {}): RunTaskRows {
   return {
-    run: { id: "run-1", threadId: "thread-1", userId: "owner-1", status, error: null },
+    run: { id: "run-1", threadId: "thread-1", contextId: "thread-1", userId: "owner-1", status, error: null },
     openRequests: [],
     finishedText: null,
     ...more,

@@ -23,7 +23,7 @@ export function dataPart(value: Record<string, unknown>): Part {
 function agentMessage(rows: RunTaskRows, parts: Part[]): Message {
   return {
     messageId: `${rows.run.id}:${rows.run.status}:${rows.openRequests.map((request) => request.id).join(",")}`,
-    contextId: rows.run.threadId,
+    contextId: rows.run.contextId,
     taskId: rows.run.id,
     role: Role.ROLE_AGENT,
     parts,
@@ -116,7 +116,7 @@ export function taskOf(rows: RunTaskRows): Task {
   const answer = rows.run.status === "done" ? rows.finishedText : null;
   return {
     id: rows.run.id,
-    contextId: rows.run.threadId,
+    contextId: rows.run.contextId,
     status: {
       state: status.state,
       message: status.parts.length > 0 ? agentMessage(rows, status.parts) : undefined,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { A2A_VERSION_HEADER, type Message, Role, type Task } from "@a2a-js/sdk";
+import { A2A_VERSION_HEADER, type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { serveOverHttp } from "@/app/api/mcp/_lib/testing/serve-over-http";
 import type { DbClient } from "@/lib/db/db-types";
@@ -69,6 +69,19 @@ export function send(
 
 export function taskQuery(id: string) {
   return { id, tenant: "" };
+}
+
+/** A ListTasks request for one context (or all, with ""), as the SDK's client takes it. */
+export function listQuery(contextId: string, page: { pageSize?: number; pageToken?: string } = {}) {
+  return {
+    tenant: "",
+    contextId,
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageSize: page.pageSize,
+    pageToken: page.pageToken ?? "",
+    statusTimestampAfter: undefined,
+    includeArtifacts: true,
+  };
 }
 
 export function text(value: string): Message["parts"][number] {
