@@ -211,6 +211,42 @@ for (const provider of ["sqlite", "postgres"] as const) {
       }
     });
 
+    it("lets a group an escalation added settle a group's request by its own quorum", {
+      timeout: 60_000,
+    }, async () => {
+      const member = await database.db.user.create({ data: { role: "user", email: "fin@example.test" } });
+      const other = await database.db.user.create({ data: { role: "user", email: "fin2@example.test" } });
+      await database.db.approverGroup.create({
+        data: {
+          slug: "fin-two",
+          name: "Finance",
+          members: { create: [{ userId: member.id }, { userId: other.id }] },
+        },
+      });
+      const { request } = await asker.createRequest({
+        owner: people.owner,
+        apiTokenId: "token",
+        request: {
+          kind: "approval",
+          prompt: "Refund?",
+          expiresAt: new Date(Date.now() + HOUR).toISOString(),
+        },
+        audience: { group: "fin-two", required: 2 },
+        escalation: [{ after: "10m", action: { add: "sre-leads", required: 1 } }],
+        idempotencyKey: null,
+        createHash: "g",
+      });
+      const leadActor = { id: lead.id, role: "user" as const };
+      const vote = () =>
+        asker.answerRequest({ requestId: request.id, actor: leadActor, answer: { ok: true } });
+      await expect(vote()).rejects.toMatchObject({ code: "not_found:request" });
+      await makeDue(request.id, [0]);
+      expect(await race()).toBe(1);
+      const settled = await vote();
+      expect(settled.request).toMatchObject({ status: "answered", answer: { ok: true, actorId: lead.id } });
+      expect(settled.request.answer?.data).toMatchObject({ approvers: [lead.email] });
+    });
+
     it("finishes a decline whose claimer died after claiming it, once", { timeout: 60_000 }, async () => {
       const request = await ask([{ after: "1m", action: { decline: "Too late." } }]);
       // The claim committed, then its instance died before the request was answered.
