@@ -96,6 +96,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
       href: inboxHref(filters, row.id),
       ...(row.outcome ? { outcome: row.outcome } : {}),
       ...(row.tally ? { tally: row.tally } : {}),
+      ...(row.escalation ? { escalation: row.escalation } : {}),
       ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
       ...(row.ownerId !== user.id || row.origin.via === "api"
         ? { askedBy: describeOrigin(row.origin, row.ownerId === user.id) }
