@@ -77,7 +77,8 @@ export interface DueEscalationStep {
   kind: EscalationKind;
   action: EscalationAction;
   dueAt: Date;
-  firedAt: Date | null;
+  /** Whether its request is still open; a closed request's unfired steps are dropped. */
+  requestOpen: boolean;
 }
 
 function actionOf(after: string, action: unknown): EscalationAction | undefined {
@@ -85,9 +86,8 @@ function actionOf(after: string, action: unknown): EscalationAction | undefined 
 }
 
 /**
- * The steps the sweep has to do, soonest first: unfired and due, of open requests; and a step
- * that declines or expires and was claimed by an instance that died before the request closed
- * (doing it again is safe: the answer path claims the request once).
+ * The steps the sweep has to do, soonest first: unfired and due. One range of the
+ * `(firedAt, dueAt)` index; steps of requests closed meanwhile come too, for the sweep to drop.
  */
 export async function listDueEscalationSteps({
   db,
@@ -99,12 +99,9 @@ export async function listDueEscalationSteps({
   limit?: number;
 }): Promise<DueEscalationStep[]> {
   const rows = await db.requestEscalationStep.findMany({
-    where: {
-      dueAt: { lte: now },
-      request: { status: "open" },
-      OR: [{ firedAt: null }, { kind: { in: ["decline", "expire"] } }],
-    },
-    orderBy: [{ dueAt: "asc" }, { position: "asc" }],
+    where: { firedAt: null, dueAt: { lte: now } },
+    // Ordered by the index alone; steps of one request due at once are put in order below.
+    orderBy: { dueAt: "asc" },
     take: limit,
     select: {
       id: true,
@@ -114,13 +111,24 @@ export async function listDueEscalationSteps({
       kind: true,
       action: true,
       dueAt: true,
-      firedAt: true,
+      request: { select: { status: true } },
     },
   });
-  return rows.flatMap((row) => {
+  rows.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.position - b.position);
+  return rows.flatMap(({ request, ...row }) => {
     const action = actionOf(row.after, row.action);
-    return action ? [{ ...row, kind: kindOfAction(action), action }] : [];
+    return action
+      ? [{ ...row, kind: kindOfAction(action), action, requestOpen: request.status === "open" }]
+      : [];
   });
+}
+
+/**
+ * Drops a step that never fired because its request closed first (answered, expired, cancelled):
+ * it has nothing left to do, and the sweep's index range stays small.
+ */
+export async function dropUnfiredEscalationStep({ db, id }: { db: DbClient; id: string }): Promise<void> {
+  await db.requestEscalationStep.deleteMany({ where: { id, firedAt: null } });
 }
 
 /**
