@@ -130,18 +130,21 @@ export async function listMailRecipientsByRequest({
               : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
         select: { id: true, role: true },
       });
-  const widened = await db.user.findMany({
-    where: {
-      id: { not: request.ownerId },
-      email: { not: null },
-      OR: (escalation ? [escalation] : added).map((entry) =>
-        "group" in entry
-          ? { approverGroups: { some: { group: { slug: entry.group } } } }
-          : { id: entry.userId },
-      ),
-    },
-    select: { id: true, role: true },
-  });
+  const widened =
+    added.length === 0
+      ? []
+      : await db.user.findMany({
+          where: {
+            id: { not: request.ownerId },
+            email: { not: null },
+            OR: (escalation ? [escalation] : added).map((entry) =>
+              "group" in entry
+                ? { approverGroups: { some: { group: { slug: entry.group } } } }
+                : { id: entry.userId },
+            ),
+          },
+          select: { id: true, role: true },
+        });
   // A group's request goes to its members who may vote: everyone in it but the asker; those a
   // ladder added (ADR 0093) never include the asker either.
   const ids = new Set<string>();
@@ -152,7 +155,7 @@ export async function listMailRecipientsByRequest({
         request.audience === "group" ||
         hasRole(parseRole(user.role), "reviewer"),
     ),
-    ...(added.length > 0 ? widened : []),
+    ...widened,
   ].filter((user) => {
     if (ids.has(user.id)) return false;
     ids.add(user.id);
