@@ -98,6 +98,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
       href: inboxHref(filters, row.id),
       ...(row.outcome ? { outcome: row.outcome } : {}),
       ...(row.tally ? { tally: row.tally } : {}),
+      ...(row.escalation ? { escalation: row.escalation } : {}),
       ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
       ...headlineOf(row.args),
       ...(row.ownerId !== user.id || row.origin.via === "api"

@@ -1,6 +1,7 @@
 "use server";
 
 import { serveAction } from "@/app/_lib/serve-action";
+import { readEscalationSteps } from "./_lib/read-escalation-steps";
 import { readVoteTally } from "./_lib/read-vote-tally";
 import { submitAnswer } from "./_lib/submit-answer";
 import { takeRequest } from "./_lib/take-request";
@@ -13,3 +14,6 @@ export const takeRequestAction = serveAction(takeRequest);
 
 /** A group request's votes so far, read again while its card or page is on screen. */
 export const readVoteTallyAction = serveAction(readVoteTally);
+
+/** The escalation steps a request has taken, read again while its chat card is on screen. */
+export const readEscalationStepsAction = serveAction(readEscalationSteps);

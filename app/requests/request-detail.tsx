@@ -1,5 +1,6 @@
 import { ExpiryCountdown } from "@/components/chat/expiry-countdown";
 import { RequestAge } from "@/components/inbox/request-age";
+import { EscalationSteps } from "@/components/request-form/escalation-steps";
 import { VoteTallyView } from "@/components/request-form/vote-tally-view";
 import { whoMustAct } from "@/components/request-form/who-acts";
 import type { ArgumentChange } from "@/lib/domain/approval-edit";
@@ -97,6 +98,7 @@ export function RequestDetailView({ detail, level }: { detail: RequestDetail; le
       <p className="muted">
         Asked by {detail.askedBy} · <RequestAge createdAt={view.createdAt} />
       </p>
+      <EscalationSteps steps={detail.escalation} />
       {detail.tally && (
         <VoteTallyView tally={detail.tally} requestId={detail.id} read={readVoteTallyAction} />
       )}

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { EscalationStep } from "@/lib/domain/escalation";
 import {
   RULE_CONDITION_MAX_LENGTH,
   RULE_OUTCOME_KINDS,
@@ -12,6 +13,7 @@ import {
   type ToolRuleDraft,
 } from "@/lib/domain/tool-rules";
 import { type ActionResult, type FieldIssue, unsentResult } from "@/lib/errors";
+import { EscalationLadderEditor } from "./escalation-ladder-editor";
 import { RuleTrialBox, type TryRules } from "./rule-trial-box";
 
 export type SaveRules = (input: {
@@ -38,6 +40,7 @@ interface Row {
   kind: RuleOutcomeKind;
   group: string;
   required: number;
+  escalation: EscalationStep[];
 }
 
 function toRow(rule: ToolRuleDraft, key: number): Row {
@@ -48,14 +51,18 @@ function toRow(rule: ToolRuleDraft, key: number): Row {
     kind: outcome.kind,
     group: outcome.kind === "group" ? outcome.group : "",
     required: outcome.kind === "group" ? outcome.required : 1,
+    escalation: "escalation" in outcome ? (outcome.escalation ?? []) : [],
   };
 }
 
 function toDraft(row: Row): ToolRuleDraft {
+  const ladder = row.escalation.length > 0 ? { escalation: row.escalation } : {};
   const outcome =
     row.kind === "group"
-      ? { kind: "group" as const, group: row.group, required: row.required }
-      : { kind: row.kind };
+      ? { kind: "group" as const, group: row.group, required: row.required, ...ladder }
+      : row.kind === "reviewers"
+        ? { kind: "reviewers" as const, ...ladder }
+        : { kind: row.kind };
   return { condition: row.condition, outcome };
 }
 
@@ -110,7 +117,9 @@ export function ToolRulesEditor({
       <ol className="stack admin-rules">
         {rows.map((row, index) => {
           const label = `rule ${index + 1} of ${tool.name}`;
-          const issues = issueAt(outcome?.issues ?? [], index);
+          const all = issueAt(outcome?.issues ?? [], index);
+          const ladderBase = `/rules/${index}/outcome/escalation`;
+          const issues = all.filter((issue) => !issue.path.startsWith(`${ladderBase}/`));
           return (
             <li key={row.key} className="stack admin-rule" data-rule={index + 1}>
               <label>
@@ -172,6 +181,16 @@ export function ToolRulesEditor({
                   </>
                 )}
               </div>
+              {(row.kind === "group" || row.kind === "reviewers") && (
+                <EscalationLadderEditor
+                  label={label}
+                  steps={row.escalation}
+                  onChange={(escalation) => update(row.key, { escalation })}
+                  issues={all}
+                  base={ladderBase}
+                  disabled={busy}
+                />
+              )}
               <div className="admin-cell-actions">
                 <button
                   type="button"
@@ -215,7 +234,7 @@ export function ToolRulesEditor({
           onClick={() => {
             setRows((list) => [
               ...list,
-              { key: nextKey, condition: "", kind: "reviewers", group: "", required: 1 },
+              { key: nextKey, condition: "", kind: "reviewers", group: "", required: 1, escalation: [] },
             ]);
             setNextKey((key) => key + 1);
           }}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import type { ReadEscalation } from "@/components/request-form/escalation-steps";
 import type { AnswerDraft, SubmitAnswer } from "@/components/request-form/request-view";
 import type { ReadTally } from "@/components/request-form/vote-tally-view";
 import { SignedOutNotice } from "@/components/signed-out-notice";
@@ -33,6 +34,8 @@ interface ChatViewProps {
   cancelRun: CancelRun;
   /** Reads a group request's votes so far, for its card. */
   readTally?: ReadTally;
+  /** Reads the escalation steps an open approval has taken, for its card (ADR 0093). */
+  readEscalation?: ReadEscalation;
   /** Called when the last run's state changes (it parked, resumed or ended), for what the page shows around the chat. */
   onRunStatus?: (status: string) => void;
 }
@@ -68,6 +71,7 @@ export function ChatView({
   answer,
   cancelRun,
   readTally,
+  readEscalation,
   onRunStatus,
 }: ChatViewProps) {
   const { messages, send, status, error, clearError, notice, reattach } = useReconnectingChat({
@@ -138,7 +142,13 @@ export function ChatView({
 
   return (
     <div className="chat">
-      <MessageList messages={messages} viewerId={viewerId} submitFor={submitFor} readTally={readTally} />
+      <MessageList
+        messages={messages}
+        viewerId={viewerId}
+        submitFor={submitFor}
+        readTally={readTally}
+        readEscalation={readEscalation}
+      />
       {messages.length === 0 && (
         <ExamplePrompts
           onPick={(prompt) => {

@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReadEscalation } from "@/components/request-form/escalation-steps";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
 import type { ReadTally } from "@/components/request-form/vote-tally-view";
 import type { ChatMessage } from "@/lib/domain/chat-message";
@@ -12,6 +13,7 @@ interface MessageListProps {
   viewerId: string;
   submitFor: (requestId: string) => SubmitAnswer;
   readTally?: ReadTally | undefined;
+  readEscalation?: ReadEscalation | undefined;
 }
 
 /**
@@ -25,7 +27,7 @@ function inReadingOrder(parts: ChatMessage["parts"]): ChatMessage["parts"] {
   ];
 }
 
-export function MessageList({ messages, viewerId, submitFor, readTally }: MessageListProps) {
+export function MessageList({ messages, viewerId, submitFor, readTally, readEscalation }: MessageListProps) {
   if (messages.length === 0) {
     return <p className="muted">No messages yet. Ask for something below.</p>;
   }
@@ -53,6 +55,7 @@ export function MessageList({ messages, viewerId, submitFor, readTally }: Messag
                     viewerId={viewerId}
                     submit={submitFor(part.data.view.id)}
                     readTally={readTally}
+                    readEscalation={readEscalation}
                   />
                 );
               case "data-run":

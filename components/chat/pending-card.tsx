@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { EscalationSteps, type ReadEscalation } from "@/components/request-form/escalation-steps";
 import { RequestForm } from "@/components/request-form/request-form";
 import type { SubmitAnswer } from "@/components/request-form/request-view";
 import { type ReadTally, VoteTallyView } from "@/components/request-form/vote-tally-view";
@@ -14,6 +15,7 @@ interface PendingCardProps {
   viewerId: string;
   submit: SubmitAnswer;
   readTally?: ReadTally | undefined;
+  readEscalation?: ReadEscalation | undefined;
 }
 
 /**
@@ -21,7 +23,7 @@ interface PendingCardProps {
  * here; approvals wait for a reviewer in the inbox. The card is rewritten in place when anyone
  * answers, so it never needs a reload to show the outcome.
  */
-export function PendingCard({ card, viewerId, submit, readTally }: PendingCardProps) {
+export function PendingCard({ card, viewerId, submit, readTally, readEscalation }: PendingCardProps) {
   const view = requestCardView(card, viewerId);
   const { request, audience } = card.view;
   const open = view.status === "open";
@@ -46,6 +48,9 @@ export function PendingCard({ card, viewerId, submit, readTally }: PendingCardPr
           {...(readTally ? { read: readTally } : {})}
           brief
         />
+      )}
+      {open && audience !== "owner" && readEscalation && (
+        <EscalationSteps steps={[]} read={{ requestId: card.view.id, with: readEscalation }} />
       )}
       <RequestForm view={view} submit={submit} canAnswer={audience === "owner"} />
       <Link href={`/requests/${card.view.id}`} className="pending-card-link">

@@ -4,7 +4,16 @@ import type { ActionResult } from "@/lib/errors";
 /** One row of the inbox, as the page hands it to the list: the stored row minus what stays on the server. */
 export type InboxItem = Pick<
   InboxRow,
-  "id" | "kind" | "prompt" | "toolName" | "audience" | "status" | "createdAt" | "tally" | "outcome"
+  | "id"
+  | "kind"
+  | "prompt"
+  | "toolName"
+  | "audience"
+  | "status"
+  | "createdAt"
+  | "tally"
+  | "outcome"
+  | "escalation"
 > & {
   /** Where the row's link goes: the inbox with this request selected beside the list. */
   href: string;

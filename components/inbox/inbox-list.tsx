@@ -10,6 +10,7 @@ import { DECLINE_REASON_MAX_CHARS } from "@/lib/domain/answer-limits";
 import type { BulkOutcome } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { unsentResult } from "@/lib/errors";
+import { EscalationSteps } from "../request-form/escalation-steps";
 import { VoteTallyView } from "../request-form/vote-tally-view";
 import type { InboxItem, SubmitBulk } from "./inbox-item";
 import { RequestAge } from "./request-age";
@@ -141,6 +142,7 @@ export function InboxList({ items, canBulk, submitBulk, selectedId, defaultView 
               </Link>
               <RowFacts item={item} showKind={mixedKinds} />
               {item.tally && <VoteTallyView tally={item.tally} requestId={item.id} brief />}
+              <EscalationSteps steps={item.escalation} />
             </div>
           </li>
         ))}

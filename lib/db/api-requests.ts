@@ -1,9 +1,11 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import type { EscalationStep } from "@/lib/domain/escalation";
 import type { Audience, RequestState, ThreadEvent } from "@/lib/domain/events";
 import type { Request } from "@/lib/toolnexus/types";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
+import { insertEscalationSteps } from "./escalation-steps";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
 import { markPropertyOrder } from "./property-order";
@@ -27,6 +29,8 @@ export interface NewApiRequest {
   /** For audience "group": the group's slug and how many of its members must approve. */
   group?: { slug: string; required: number };
   request: Omit<Request, "id">;
+  /** Its escalation ladder, written as its steps' rows (ADR 0093). */
+  escalation?: EscalationStep[];
   idempotencyKey: string | null;
   /** SHA-256 of the create's normalised body, compared when the key is used again. */
   createHash: string;
@@ -123,6 +127,14 @@ async function insertApiRequest(db: DbClient, input: NewApiRequest): Promise<Cre
         apiTokenId: input.apiTokenId,
       },
     });
+    if (input.escalation?.length)
+      await insertEscalationSteps({
+        tx,
+        requestRowId: row.id,
+        askedAt: row.createdAt,
+        expiresAt: row.expiresAt,
+        steps: input.escalation,
+      });
     await recordAuditEntry({
       tx,
       actorId: input.ownerId,

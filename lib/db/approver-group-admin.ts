@@ -5,6 +5,7 @@ import { type AuditAction, recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
 import { engineTransaction } from "./sql/transaction-options";
 import { isUniqueViolation } from "./sql/unique-violation";
+import { groupUseSelect, groupUseWhere, listRulesUsingGroup, usesGroup } from "./tool-rules";
 
 // An admin's changes to approver groups. Each one writes its audit entry (who, what; the row's
 // time is when) in the same transaction as the change, so the log never disagrees with the groups.
@@ -24,8 +25,8 @@ export async function listApproverGroups({ db }: { db: DbClient }): Promise<Appr
       },
     }),
     db.toolRule.findMany({
-      where: { outcome: "group" },
-      select: { toolName: true, position: true, groupSlug: true },
+      where: groupUseWhere,
+      select: groupUseSelect,
       orderBy: [{ toolName: "asc" }, { position: "asc" }],
     }),
   ]);
@@ -39,7 +40,7 @@ export async function listApproverGroups({ db }: { db: DbClient }): Promise<Appr
       name: member.user.name,
       addedAt: member.addedAt.toISOString(),
     })),
-    usedBy: rules.filter((rule) => rule.groupSlug === group.slug).map(describeRule),
+    usedBy: rules.filter((rule) => usesGroup(rule, group.slug)).map(describeRule),
   }));
 }
 
@@ -106,7 +107,7 @@ export async function renameApproverGroup({
 export type GroupDeletion =
   | { outcome: "deleted" }
   | { outcome: "not_found" }
-  /** Rules still address it; they are named so the admin knows what to change first. */
+  /** Rules still address it, or add it in an escalation step; they are named so the admin knows what to change first. */
   | { outcome: "in_use"; rules: string[] };
 
 export async function deleteApproverGroup({
@@ -124,11 +125,7 @@ export async function deleteApproverGroup({
       select: { slug: true, name: true, members: { select: { userId: true } } },
     });
     if (!group) return { outcome: "not_found" as const };
-    const rules = await tx.toolRule.findMany({
-      where: { outcome: "group", groupSlug: group.slug },
-      select: { toolName: true, position: true },
-      orderBy: [{ toolName: "asc" }, { position: "asc" }],
-    });
+    const rules = await listRulesUsingGroup({ db: tx, slug: group.slug });
     if (rules.length > 0) return { outcome: "in_use" as const, rules: rules.map(describeRule) };
     await tx.approverGroup.delete({ where: { id } });
     await audit(tx, actorId, "approver_group.deleted", id, {

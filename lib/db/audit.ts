@@ -21,6 +21,7 @@ export type AuditAction =
   | "request.voted"
   | "request.vote_late"
   | "request.vote_voided"
+  | "request.escalation_fired"
   | "run.cancelled"
   | "user.role_changed"
   | "user.sessions_revoked"

@@ -4,6 +4,7 @@ import { outcomeOf } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/domain/roles";
 import { listGroupSlugsForUser } from "./approver-groups";
 import type { DbClient } from "./db-types";
+import { listEscalationStepsByRequest } from "./escalation-steps";
 import { toRequestOrigins } from "./request-origins";
 import { textSearchWhere } from "./text-search";
 import { listVoteTallies } from "./vote-tallies";
@@ -163,12 +164,20 @@ export async function listInboxRequests({
     db,
     rows: found.map((row) => ({ ...row, ownerName: row.owner.name ?? row.owner.email })),
   });
-  const tallies = await listVoteTallies({ db, requests: found });
+  const [tallies, ladders] = await Promise.all([
+    listVoteTallies({ db, requests: found }),
+    listEscalationStepsByRequest({ db, requestRowIds: found.map((row) => row.id) }),
+  ]);
   return {
     total,
     rows: found.map((row) => {
       const tally = tallies.get(row.id);
-      return { ...toInboxRow(row, origins.get(row.id)!), ...(tally ? { tally } : {}) };
+      const escalation = ladders.get(row.id)?.filter((step) => step.firedAt !== null);
+      return {
+        ...toInboxRow(row, origins.get(row.id)!),
+        ...(tally ? { tally } : {}),
+        ...(escalation?.length ? { escalation } : {}),
+      };
     }),
   };
 }

@@ -59,6 +59,8 @@ export interface MailBatch {
       createdAt: Date;
       /** Who asked: the mail says so, since the prompt is their words, not the app's. */
       origin: RequestOrigin;
+      /** Sent by an escalation step: a reminder, or to someone the ladder added. */
+      escalation: "reminder" | "escalated" | null;
     };
   }[];
 }
@@ -74,7 +76,7 @@ export async function getMailBatch({
   const items = await db.mailItem.findMany({
     where: { batchId, status: "queued" },
     orderBy: { createdAt: "asc" },
-    select: { id: true, userId: true, requestRowId: true, attempts: true },
+    select: { id: true, userId: true, requestRowId: true, stepId: true, attempts: true },
   });
   if (items.length === 0) return null;
   const user = await db.user.findUnique({
@@ -82,13 +84,21 @@ export async function getMailBatch({
     select: { id: true, email: true, name: true },
   });
   const ids = items.map((item) => item.requestRowId);
-  const [requests, origins] = await Promise.all([
+  const stepIds = items.map((item) => item.stepId).filter((id) => id !== "");
+  const [requests, origins, steps] = await Promise.all([
     db.request.findMany({
       where: { id: { in: ids } },
       select: { id: true, kind: true, prompt: true, toolName: true, status: true, createdAt: true },
     }),
     listRequestOriginsByIds({ db, ids }),
+    stepIds.length === 0
+      ? []
+      : db.requestEscalationStep.findMany({
+          where: { id: { in: stepIds } },
+          select: { id: true, kind: true },
+        }),
   ]);
+  const stepKinds = new Map(steps.map((step) => [step.id, step.kind]));
   const byId = new Map(requests.map((request) => [request.id, request]));
   return {
     user: { id: user?.id ?? items[0]!.userId, email: user?.email ?? "", name: user?.name ?? null },
@@ -102,6 +112,13 @@ export async function getMailBatch({
               request: {
                 ...request,
                 open: request.status === "open",
+                // A mail an escalation step sent says so (ADR 0093).
+                escalation:
+                  stepKinds.get(item.stepId) === "add"
+                    ? ("escalated" as const)
+                    : item.stepId !== ""
+                      ? ("reminder" as const)
+                      : null,
                 origin: origins.get(request.id) ?? { via: "chat" as const, ownerName: "someone" },
               },
             },

@@ -3,6 +3,7 @@ import type { ThreadEvent } from "@/lib/domain/events";
 import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import type { DbClient, DbTx } from "./db-types";
+import { listAddedAddressees } from "./escalation-steps";
 import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./sql/hot-sql";
 import { newRowId } from "./sql/row-id";
 
@@ -37,7 +38,7 @@ export async function enqueueMailNoticesForEvents({
     toCheck.length === 0
       ? []
       : await hot.query<{ requestRowId: string }>(
-          sql`SELECT "requestRowId" FROM ${sqlTable("MailNotice")} WHERE "requestRowId" IN (${sqlList(toCheck)})`,
+          sql`SELECT "requestRowId" FROM ${sqlTable("MailNotice")} WHERE "requestRowId" IN (${sqlList(toCheck)}) AND "stepId" = ''`,
         );
   const seen = new Set(known.map((row) => row.requestRowId));
   const fresh = ids.filter((id) => !seen.has(id));
@@ -67,7 +68,7 @@ export async function listDueMailNotices({ db, now, limit }: { db: DbClient; now
     where: { status: "pending", nextAttemptAt: { lte: now } },
     orderBy: { nextAttemptAt: "asc" },
     take: limit,
-    select: { id: true, requestRowId: true },
+    select: { id: true, requestRowId: true, stepId: true },
   });
 }
 
@@ -100,35 +101,66 @@ export async function claimMailNoticeById({
 export async function listMailRecipientsByRequest({
   db,
   requestRowId,
+  stepId = "",
 }: {
   db: DbClient;
   requestRowId: string;
+  /** The escalation step the notice is for: an escalation mails only whom it added. */
+  stepId?: string;
 }): Promise<{ askerId: string | null; recipients: { userId: string; mode: EmailMode }[] }> {
   const request = await db.request.findUnique({
     where: { id: requestRowId },
     select: { ownerId: true, audience: true, audienceGroup: true, status: true },
   });
   if (request?.status !== "open") return { askerId: null, recipients: [] };
-  // A group's request goes to its members who may vote: everyone in it but the asker.
-  const users = await db.user.findMany({
-    where:
-      request.audience === "owner"
-        ? { id: request.ownerId, email: { not: null } }
-        : request.audience === "group"
-          ? {
-              id: { not: request.ownerId },
-              email: { not: null },
-              approverGroups: { some: { group: { slug: request.audienceGroup ?? "" } } },
-            }
-          : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
-    select: { id: true, role: true },
+  const added = await listAddedAddressees({ db, requestRowId });
+  const escalation = stepId === "" ? undefined : added.find((entry) => entry.stepId === stepId);
+  const original = escalation
+    ? []
+    : await db.user.findMany({
+        where:
+          request.audience === "owner"
+            ? { id: request.ownerId, email: { not: null } }
+            : request.audience === "group"
+              ? {
+                  id: { not: request.ownerId },
+                  email: { not: null },
+                  approverGroups: { some: { group: { slug: request.audienceGroup ?? "" } } },
+                }
+              : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
+        select: { id: true, role: true },
+      });
+  const widened =
+    added.length === 0
+      ? []
+      : await db.user.findMany({
+          where: {
+            id: { not: request.ownerId },
+            email: { not: null },
+            OR: (escalation ? [escalation] : added).map((entry) =>
+              "group" in entry
+                ? { approverGroups: { some: { group: { slug: entry.group } } } }
+                : { id: entry.userId },
+            ),
+          },
+          select: { id: true, role: true },
+        });
+  // A group's request goes to its members who may vote: everyone in it but the asker; those a
+  // ladder added (ADR 0093) never include the asker either.
+  const ids = new Set<string>();
+  const audience = [
+    ...original.filter(
+      (user) =>
+        request.audience === "owner" ||
+        request.audience === "group" ||
+        hasRole(parseRole(user.role), "reviewer"),
+    ),
+    ...widened,
+  ].filter((user) => {
+    if (ids.has(user.id)) return false;
+    ids.add(user.id);
+    return true;
   });
-  const audience = users.filter(
-    (user) =>
-      request.audience === "owner" ||
-      request.audience === "group" ||
-      hasRole(parseRole(user.role), "reviewer"),
-  );
   const settings = await db.notificationSetting.findMany({
     where: { userId: { in: audience.map((user) => user.id) } },
   });
@@ -152,20 +184,23 @@ export async function fanOutMailNoticeById({
   id,
   owner,
   requestRowId,
+  stepId = "",
   items,
 }: {
   db: DbClient;
   id: string;
   owner: string;
   requestRowId: string;
+  /** The escalation step the notice is for, "" for the request's opening. */
+  stepId?: string;
   items: { userId: string; mode: Exclude<EmailMode, "off">; dueAt: Date }[];
 }): Promise<boolean> {
   if (items.length > 0) {
-    const known = await db.mailItem.findMany({ where: { requestRowId }, select: { userId: true } });
+    const known = await db.mailItem.findMany({ where: { requestRowId, stepId }, select: { userId: true } });
     const seen = new Set(known.map((row) => row.userId));
     const fresh = items.filter((item) => !seen.has(item.userId));
     if (fresh.length > 0)
-      await db.mailItem.createMany({ data: fresh.map((item) => ({ ...item, requestRowId })) });
+      await db.mailItem.createMany({ data: fresh.map((item) => ({ ...item, requestRowId, stepId })) });
   }
   const done = await db.mailNotice.updateMany({
     where: { id, status: "pending", leaseOwner: owner },

@@ -1,7 +1,9 @@
 import "server-only";
+import type { EscalationStep } from "@/lib/domain/escalation";
 import type { Audience, EventBody, ParkedRequestView, ThreadEvent } from "@/lib/domain/events";
 import type { Checkpoint, Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
+import { insertEscalationSteps } from "./escalation-steps";
 import { appendEvents } from "./events";
 import { appendMissingMessages } from "./messages";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
@@ -29,6 +31,8 @@ export interface Suspension {
   audience: Audience;
   /** For audience "group": the group's slug and how many of its members must approve. */
   group?: { audienceGroup: string; required: number };
+  /** The escalation ladder the request keeps (ADR 0093), written as its steps' rows. */
+  escalation?: EscalationStep[];
 }
 
 /**
@@ -68,7 +72,8 @@ export async function parkRun({
 }): Promise<ThreadEvent[] | null> {
   return hotTransaction(db, async (tx) => {
     const hot = hotSqlOf(tx);
-    const now = sqlTime(new Date());
+    const nowAt = new Date();
+    const now = sqlTime(nowAt);
     const columns = checkpointColumns(checkpoint);
     // Counted as if every suspension opened a request now, which is what a park nearly always
     // does; the few already open are taken off again below, before anything can read the count.
@@ -132,6 +137,15 @@ export async function parkRun({
             now,
           ]),
         )}`);
+    for (const { suspension: s, id } of created)
+      if (s.escalation?.length)
+        await insertEscalationSteps({
+          tx,
+          requestRowId: id,
+          askedAt: nowAt,
+          expiresAt: s.request.expiresAt ? new Date(s.request.expiresAt) : null,
+          steps: s.escalation,
+        });
     const counted = suspensions.length - created.length;
     if (counted > 0)
       await hot.execute(

@@ -21,7 +21,8 @@ import { newRowId } from "./sql/row-id";
 // a CTE after the claim (PostgreSQL, where the claim and both rows are one statement).
 
 export type Resolution =
-  | { status: "answered"; answer: Answer; actorId: string }
+  /** `actorId` null: the system answered (an escalation step that declines, ADR 0093). */
+  | { status: "answered"; answer: Answer; actorId: string | null }
   | { status: "expired" | "cancelled"; actorId: string | null };
 
 const answerColumns = sqlColumns([

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { listDueEscalationSteps } from "./escalation-steps";
 import { listDueRequests } from "./requests";
 import { answerRequestTakingRun } from "./resolve-request";
 import { claimParkedRun, listOrphanedRuns } from "./run-leases";
@@ -75,6 +76,16 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the sweeps and cl
     for (const plan of plans[0]!) {
       expectNoScan(provider, plan, { except: CONFIGURATION_TABLES });
       expect(plan.join("\n")).toContain("Request_status_expiresAt_idx");
+    }
+  });
+
+  test("the escalation sweep reads unfired due steps from the (firedAt, dueAt) index", async () => {
+    const plans = await plansOf(() => listDueEscalationSteps({ db: logged.db, now: new Date() }));
+    // The first statement reads the steps; Prisma reads their requests by id after it.
+    expect(plans.length).toBeGreaterThanOrEqual(1);
+    for (const plan of plans[0]!) {
+      expectNoScan(provider, plan, { except: CONFIGURATION_TABLES });
+      expect(plan.join("\n")).toContain("RequestEscalationStep_firedAt_dueAt_idx");
     }
   });
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { type EscalationStep, ladderOf } from "@/lib/domain/escalation";
 import {
   RULE_OUTCOME_KINDS,
   type RuleOutcome,
@@ -6,7 +7,7 @@ import {
   type ToolRuleRow,
 } from "@/lib/domain/tool-rules";
 import { recordAuditEntry } from "./audit";
-import type { DbClient } from "./db-types";
+import type { DbClient, DbTx, InputJson } from "./db-types";
 import { engineTransaction } from "./sql/transaction-options";
 import { isUniqueViolation } from "./sql/unique-violation";
 
@@ -18,17 +19,21 @@ type RuleRecord = {
   outcome: string;
   groupSlug: string | null;
   required: number;
+  escalation: unknown;
   updatedAt: Date;
 };
 
 /** A stored outcome back as the union; one this code does not know blocks (fail closed). */
-function outcomeOf(row: Pick<RuleRecord, "outcome" | "groupSlug" | "required">): RuleOutcome {
+function outcomeOf(row: Pick<RuleRecord, "outcome" | "groupSlug" | "required" | "escalation">): RuleOutcome {
+  const ladder = ladderOf(row.escalation);
+  const escalation = ladder.length > 0 ? { escalation: ladder } : {};
   if (row.outcome === "group")
     return row.groupSlug
-      ? { kind: "group", group: row.groupSlug, required: row.required }
+      ? { kind: "group", group: row.groupSlug, required: row.required, ...escalation }
       : { kind: "blocked" };
+  if (row.outcome === "reviewers") return { kind: "reviewers", ...escalation };
   const kind = RULE_OUTCOME_KINDS.find((known) => known === row.outcome);
-  return kind && kind !== "group" ? { kind } : { kind: "blocked" };
+  return kind && kind !== "group" && kind !== "reviewers" ? { kind } : { kind: "blocked" };
 }
 
 function toRow(row: RuleRecord): ToolRuleRow {
@@ -42,10 +47,17 @@ function toRow(row: RuleRecord): ToolRuleRow {
   };
 }
 
-function columnsOf(outcome: RuleOutcome): { outcome: string; groupSlug: string | null; required: number } {
+/** A ladder as its column stores it: none is NULL, so "which rules have one" stays cheap. */
+function ladderColumn(outcome: RuleOutcome): InputJson | undefined {
+  const ladder: EscalationStep[] | undefined = "escalation" in outcome ? outcome.escalation : undefined;
+  return ladder && ladder.length > 0 ? (ladder as unknown as InputJson) : undefined;
+}
+
+function columnsOf(outcome: RuleOutcome) {
+  const escalation = ladderColumn(outcome);
   return outcome.kind === "group"
-    ? { outcome: "group", groupSlug: outcome.group, required: outcome.required }
-    : { outcome: outcome.kind, groupSlug: null, required: 1 };
+    ? { outcome: "group", groupSlug: outcome.group, required: outcome.required, escalation }
+    : { outcome: outcome.kind, groupSlug: null, required: 1, escalation };
 }
 
 const ruleSelect = {
@@ -56,6 +68,7 @@ const ruleSelect = {
   outcome: true,
   groupSlug: true,
   required: true,
+  escalation: true,
   updatedAt: true,
 } as const;
 
@@ -86,19 +99,48 @@ export async function listAllToolRules({ db }: { db: DbClient }): Promise<Map<st
   return byTool;
 }
 
-/** The rules that address a group, as "refund rule 1" would name them. */
+/** What a rule is read with to see whether it uses a group (`usesGroup`). */
+export const groupUseSelect = {
+  toolName: true,
+  position: true,
+  outcome: true,
+  groupSlug: true,
+  escalation: true,
+} as const;
+
+/** The rules that might use a group: those that address one, and those that may carry a ladder. */
+export const groupUseWhere = { outcome: { in: ["reviewers", "group"] } };
+
+/**
+ * Whether a rule addresses a group or its escalation ladder adds it: while any rule does, the
+ * group cannot be deleted. Ladders are few and short, so they are looked through here.
+ */
+export function usesGroup(
+  rule: { outcome: string; groupSlug: string | null; escalation: unknown },
+  slug: string,
+): boolean {
+  if (rule.outcome === "group" && rule.groupSlug === slug) return true;
+  return ladderOf(rule.escalation).some(
+    (step) => typeof step.action === "object" && "add" in step.action && step.action.add === slug,
+  );
+}
+
+/** The rules that use a group, as "refund rule 1" would name them, in tool and list order. */
 export async function listRulesUsingGroup({
   db,
   slug,
 }: {
-  db: DbClient;
+  db: DbClient | DbTx;
   slug: string;
 }): Promise<{ toolName: string; position: number }[]> {
-  return db.toolRule.findMany({
-    where: { outcome: "group", groupSlug: slug },
-    select: { toolName: true, position: true },
+  const rules = await db.toolRule.findMany({
+    where: groupUseWhere,
+    select: groupUseSelect,
     orderBy: [{ toolName: "asc" }, { position: "asc" }],
   });
+  return rules
+    .filter((rule) => usesGroup(rule, slug))
+    .map(({ toolName, position }) => ({ toolName, position }));
 }
 
 const draftOf = (rule: { condition: string; outcome: RuleOutcome }): ToolRuleDraft => ({

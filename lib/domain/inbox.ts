@@ -1,3 +1,4 @@
+import type { EscalationStepView } from "./escalation";
 import type { Audience, RequestState } from "./events";
 import type { Outcome } from "./outcome";
 import type { RequestOrigin } from "./request-origin";
@@ -21,6 +22,8 @@ export interface InboxRow {
   origin: RequestOrigin;
   /** For a request addressed to an approver group: its votes so far (ADR 0076). */
   tally?: VoteTally;
+  /** The escalation steps it has taken (ADR 0093); absent when none has fired. */
+  escalation?: EscalationStepView[];
   /** How it ended; only once it is no longer open. */
   outcome?: Outcome;
 }

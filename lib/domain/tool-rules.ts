@@ -2,12 +2,17 @@
 // the call; the first rule whose condition holds decides who must agree before the call runs, and
 // when none holds the tool's policy applies (ADR 0074).
 
-/** What a matching rule decides. "reviewers" is any reviewer; "group" needs `required` of its members. */
+import type { EscalationStep } from "./escalation";
+
+/**
+ * What a matching rule decides. "reviewers" is any reviewer; "group" needs `required` of its
+ * members. Both may carry an escalation ladder (ADR 0093), copied onto each request they ask.
+ */
 export type RuleOutcome =
   | { kind: "free" }
   | { kind: "owner" }
-  | { kind: "reviewers" }
-  | { kind: "group"; group: string; required: number }
+  | { kind: "reviewers"; escalation?: EscalationStep[] }
+  | { kind: "group"; group: string; required: number; escalation?: EscalationStep[] }
   | { kind: "blocked" };
 
 export type RuleOutcomeKind = RuleOutcome["kind"];

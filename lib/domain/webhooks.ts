@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "request.created",
   "request.answered",
   "request.expired",
+  "request.reminded",
+  "request.escalated",
   "run.finished",
 ] as const;
 

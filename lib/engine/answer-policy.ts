@@ -1,3 +1,4 @@
+import { type EscalationStep, ladderOf } from "@/lib/domain/escalation";
 import type { Audience } from "@/lib/domain/events";
 import { KNOWN_REQUEST_KINDS, REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Actor } from "@/lib/domain/roles";
@@ -77,4 +78,14 @@ export function groupAddressFor({
   )
     return undefined;
   return { audienceGroup, required };
+}
+
+/**
+ * The escalation ladder an approval the gate addressed to reviewers or a group carries (ADR
+ * 0093); none for every other request (the gate strips the key from a tool's own requests).
+ */
+export function escalationFor({ kind, data }: Pick<Request, "kind" | "data">): EscalationStep[] {
+  if (!requestKindSpec(kind).audienceFromGate) return [];
+  if (data?.audience !== "group" && data?.audience !== "reviewers") return [];
+  return ladderOf(data.escalation);
 }

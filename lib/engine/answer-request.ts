@@ -5,6 +5,7 @@ import type { AnswerPolicy } from "./answer-policy";
 import { castVote } from "./cast-vote";
 import type { AnswerInput } from "./engine-types";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
+import { isAddedAddressee } from "./ladder-addressees";
 import { decide, recordAnswer, refuseClosed } from "./record-answer";
 import type { RunLauncher } from "./run-launcher";
 import { validateAnswer } from "./validate-answer";
@@ -24,14 +25,16 @@ export interface AnswerDeps extends ExpiryDeps {
  * it does not exist, exactly as for an unknown id, so a guessed id reveals nothing. Its owner,
  * who knows it exists, is told they may not answer it.
  */
-function checkMayAnswer(policy: AnswerPolicy, request: BareRequest, actor: Actor): void {
-  if (policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) return;
+async function checkMayAnswer(deps: AnswerDeps, request: BareRequest, actor: Actor): Promise<void> {
+  if (deps.policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) return;
+  // Someone an escalation step added to the addressees (ADR 0093).
+  if (request.audience !== "owner" && (await isAddedAddressee(deps.db, request, actor.id))) return;
   throw new AppError(request.ownerId === actor.id ? "forbidden:request" : "not_found:request");
 }
 
 /** The checks of an answer to a request that is not a group's, in their order, short of the claim. */
 async function checkOpenAnswer(deps: AnswerDeps, input: AnswerInput, request: BareRequest) {
-  checkMayAnswer(deps.policy, request, input.actor);
+  await checkMayAnswer(deps, request, input.actor);
   if (request.status !== "open") refuseClosed(request);
   if (isDue(request)) {
     await expireRequest(deps, request);

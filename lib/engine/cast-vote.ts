@@ -9,6 +9,7 @@ import type { Answer } from "@/lib/toolnexus/types";
 import type { AnswerDeps } from "./answer-request";
 import type { AnswerInput } from "./engine-types";
 import { expireRequest, isDue } from "./expire-request";
+import { isAddedAddressee, ladderQuorum } from "./ladder-addressees";
 import { decide, recordAnswer, refuseClosed } from "./record-answer";
 import { validateAnswer } from "./validate-answer";
 
@@ -42,7 +43,9 @@ async function checkMayVote(deps: AnswerDeps, request: BareRequest, input: Answe
   const group = request.audienceGroup
     ? await getApproverGroupBySlug({ db: deps.db, slug: request.audienceGroup })
     : undefined;
-  const member = group?.memberIds.includes(actor.id) === true;
+  // Members of a group or people an escalation step added (ADR 0093) vote as the group's do.
+  const member =
+    group?.memberIds.includes(actor.id) === true || (await isAddedAddressee(deps.db, request, actor.id));
   if (deps.policy.mayAnswer({ actor, audience: "group", ownerId: request.ownerId, member })) return;
   if (member) {
     throw new AppError("forbidden:four_eyes");
@@ -124,12 +127,19 @@ async function settlingAnswer(
   });
   // The asker never counts, even were a vote of theirs stored (four eyes).
   const counted = approvals.filter((a) => a.voterId !== request.ownerId);
-  if (counted.length < request.required) return null;
-  // The voters who settle it: the first M-1 others to approve these arguments, and this one.
-  // Any other approval stored meanwhile belongs to a vote that loses the claim (too late).
-  const mine = counted.find((a) => a.voterId === vote.voterId);
-  const others = counted.filter((a) => a.voterId !== vote.voterId).slice(0, request.required - 1);
-  const settling = mine ? [...others, mine] : others;
+  let settling: typeof counted;
+  if (counted.length >= request.required) {
+    // The voters who settle it: the first M-1 others to approve these arguments, and this one.
+    // Any other approval stored meanwhile belongs to a vote that loses the claim (too late).
+    const mine = counted.find((a) => a.voterId === vote.voterId);
+    const others = counted.filter((a) => a.voterId !== vote.voterId).slice(0, request.required - 1);
+    settling = mine ? [...others, mine] : others;
+  } else {
+    // An addressee an escalation step added settles it by its own quorum (ADR 0093).
+    const added = await ladderQuorum(deps.db, request, counted);
+    if (!added) return null;
+    settling = added;
+  }
   const notes = settling.filter((a) => a.note).map((a) => `${a.email}: ${a.note}`);
   const { note: _own, ...data } = checked.data ?? {};
   return {

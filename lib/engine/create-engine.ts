@@ -170,6 +170,7 @@ export function createEngine(options: EngineOptions): Engine {
     cancelRequest: (input) => cancelStandaloneRequest(answerDeps, input),
 
     expireDueRequests: timers.expireDueRequests,
+    escalateDueRequests: timers.escalateDueRequests,
 
     readRequest: (input) => readRequest(answerDeps, input),
 

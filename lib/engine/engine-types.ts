@@ -1,5 +1,6 @@
 import type { DbClient } from "@/lib/db/db-types";
 import type { BareRequest, StoredRequest } from "@/lib/db/requests";
+import type { EscalationStep } from "@/lib/domain/escalation";
 import type { ThreadEvent } from "@/lib/domain/events";
 import type { Actor } from "@/lib/domain/roles";
 import type { Client, Request, ToolkitLike } from "@/lib/toolnexus/types";
@@ -91,6 +92,8 @@ export interface NewStandaloneRequest {
    * members vote until `required` of them, never the owner, approve (ADR 0076).
    */
   audience?: "owner" | "reviewers" | GroupAudience;
+  /** Its escalation ladder (ADR 0093), checked by the caller; only for reviewers or a group. */
+  escalation?: EscalationStep[];
   idempotencyKey: string | null;
   /**
    * SHA-256 of the create's normalised body without its audience: a key used again must come
@@ -137,6 +140,8 @@ export interface Engine {
   cancelRequest(input: { requestId: string; ownerId: string }): Promise<StoredRequest>;
   /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
   expireDueRequests(): Promise<number>;
+  /** Fires every due escalation step once, across instances (ADR 0093); returns how many here. */
+  escalateDueRequests(): Promise<number>;
   /** A request as `actor` may see it, expired first if its time is up. */
   readRequest(input: { requestId: string; actor: Actor }): Promise<ReadRequest>;
   /** Whether `actor` may answer this request, by the same policy `answerRequest` enforces. */

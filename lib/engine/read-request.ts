@@ -7,6 +7,7 @@ import { AppError } from "@/lib/errors";
 import { requestActionInput } from "./actor-input";
 import type { AnswerDeps } from "./answer-request";
 import { expireRequest, isDue } from "./expire-request";
+import { isAddedAddressee } from "./ladder-addressees";
 
 /**
  * A request as read: `runStoppedFirst` when it was answered but its run was stopped before the
@@ -29,16 +30,20 @@ export async function readRequest(
   const request = await getRequestById({ db: deps.db, id: requestId });
   if (!request) throw new AppError("not_found:request");
   // A group's request is seen by its members (the asker among them) and admins, who audit it.
+  // Those an escalation step added (ADR 0093) see and answer it as its first addressees do.
+  const added = request.audience !== "owner" && (await isAddedAddressee(deps.db, request, actor.id));
   const member =
-    request.audience === "group" && request.audienceGroup !== null
+    (request.audience === "group" && request.audienceGroup !== null
       ? await isApproverGroupMember({ db: deps.db, slug: request.audienceGroup, userId: actor.id })
-      : false;
-  const mayAnswer = deps.policy.mayAnswer({
-    actor,
-    audience: request.audience,
-    ownerId: request.ownerId,
-    member,
-  });
+      : false) ||
+    (request.audience === "group" && added);
+  const mayAnswer =
+    deps.policy.mayAnswer({
+      actor,
+      audience: request.audience,
+      ownerId: request.ownerId,
+      member,
+    }) || added;
   const maySee =
     mayAnswer ||
     request.ownerId === actor.id ||

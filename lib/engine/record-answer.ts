@@ -41,7 +41,8 @@ export async function recordAnswer(
   deps: AnswerDeps,
   request: BareRequest,
   answer: Answer,
-  actorId: string,
+  /** Null when the system answers: an escalation step that declines the request (ADR 0093). */
+  actorId: string | null,
 ): Promise<{ request: StoredRequest } | null> {
   const resolution = { status: "answered" as const, answer, actorId };
   const target = {

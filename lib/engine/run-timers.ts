@@ -2,6 +2,7 @@ import { listDueRequests } from "@/lib/db/requests";
 import { claimLapsedRun, listOrphanedRuns, renewRunLeases } from "@/lib/db/run-leases";
 import type { AnswerDeps } from "./answer-request";
 import type { DriveDeps } from "./drive-run";
+import { fireDueEscalationSteps } from "./escalate-requests";
 import { expireRequest } from "./expire-request";
 import { scheduleRecovery } from "./recovery-schedule";
 import { leaseUntil, type RunLauncher, reportEngineError } from "./run-launcher";
@@ -23,6 +24,8 @@ export interface RunTimerIntervals {
 export interface RunTimers {
   /** Answers every due request `{ ok: false, reason: "expired" }`; returns how many. */
   expireDueRequests(): Promise<number>;
+  /** Fires every due escalation step (ADR 0093); returns how many this process fired. */
+  escalateDueRequests(): Promise<number>;
   /** Takes over runs nobody is driving; returns how many. */
   recoverRuns(): Promise<number>;
   /** Asks for a recovery sweep within `recoveryMs`, or at once (a peer released its runs). */
@@ -56,6 +59,15 @@ export function createRunTimers({
       if (await expireRequest(answerDeps, due)) expired += 1;
     }
     return expired;
+  };
+
+  const escalateDueRequests = () => fireDueEscalationSteps(answerDeps);
+
+  // One beat for everything due on the clock: a ladder's steps first, so that a step due before
+  // the expiry (an instance was down through both) still fires, late, before the request expires.
+  const sweepDue = async () => {
+    await escalateDueRequests();
+    return expireDueRequests();
   };
 
   const sweepRuns = async () => {
@@ -101,12 +113,13 @@ export function createRunTimers({
 
   return {
     expireDueRequests,
+    escalateDueRequests,
     recoverRuns: async () => (await sweepRuns()).taken,
     wakeRecovery: (options) => recovery?.wake(options),
     async start() {
       await sweepRuns();
-      await expireDueRequests();
-      every(intervals.expiryMs, expireDueRequests);
+      await sweepDue();
+      every(intervals.expiryMs, sweepDue);
       if (commitDueDecisions) every(intervals.expiryMs, commitDueDecisions);
       recovery = scheduleRecovery({
         sweep: sweepRuns,

@@ -3,7 +3,7 @@ import { finishRun } from "@/lib/db/run-endings";
 import { releaseRunLeases } from "@/lib/db/run-leases";
 import { logger } from "@/lib/log/logger";
 import type { RunResult } from "@/lib/toolnexus/types";
-import { groupAddressFor } from "./answer-policy";
+import { escalationFor, groupAddressFor } from "./answer-policy";
 import type { DriveDeps, Segment } from "./drive-run";
 import type { EventWriter } from "./event-writer";
 
@@ -26,6 +26,7 @@ export async function parkSegment(
     const { request } = slot.state;
     const audience = deps.policy.audienceFor(request);
     const group = audience === "group" ? groupAddressFor(request) : undefined;
+    const escalation = escalationFor(request);
     suspensions.push({
       request,
       toolCallId: slot.call.id,
@@ -33,6 +34,7 @@ export async function parkSegment(
       args: slot.call.args,
       audience,
       ...(group ? { group } : {}),
+      ...(escalation.length > 0 ? { escalation } : {}),
     });
   }
   await writer.storeWith((bodies) =>

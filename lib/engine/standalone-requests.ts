@@ -55,6 +55,11 @@ export async function createStandaloneRequest(
     if (earlier) return replayOf(deps, earlier, audience);
   }
   checkAnswerSchema(request.data);
+  if (input.escalation?.length && audience.audience === "owner")
+    throw new AppError("bad_request:input", {
+      message: "escalation is only for a request to reviewers or a group.",
+      issues: [{ path: "/escalation", message: "is only for a request to reviewers or a group" }],
+    });
   if (audience.group) await checkGroupAudience(deps, request.kind, audience.group, owner.id);
   if (request.expiresAt !== undefined) checkDeadline(request.expiresAt);
   const created = await createApiRequest({
@@ -64,6 +69,7 @@ export async function createStandaloneRequest(
       apiTokenId: input.apiTokenId,
       ...audience,
       request,
+      ...(input.escalation?.length ? { escalation: input.escalation } : {}),
       idempotencyKey: input.idempotencyKey,
       createHash: input.createHash,
     },

@@ -18,6 +18,9 @@ const KIND_LABEL: Record<string, string> = {
   authorization: "Sign-in needed",
 };
 
+/** A mail an escalation step sent says why it came (ADR 0093). */
+const ESCALATION_LABEL = { reminder: "Reminder: ", escalated: "Escalated to you: ", none: "" } as const;
+
 // Enough of a prompt to decide whether to open the request; the request's page shows it whole.
 const PROMPT_MAX = 1_000;
 
@@ -40,7 +43,7 @@ function askedBy(request: MailRequest): string {
 
 /** The kind, and the tool that asked (an API request has none: who asked says how it came). */
 function heading(request: MailRequest): string {
-  const kind = KIND_LABEL[request.kind] ?? "Request";
+  const kind = `${ESCALATION_LABEL[request.escalation ?? "none"]}${KIND_LABEL[request.kind] ?? "Request"}`;
   return request.origin.via === "api" ? kind : `${kind} · tool ${defang(request.toolName)}`;
 }
 
@@ -77,7 +80,7 @@ export function composeMail(requests: MailRequest[], appUrl: string): ComposedMa
   const footer = `You get these mails because you can answer these requests. Choose "at once", "digest" or "off" at ${settings}.`;
   const only = requests.length === 1 ? requests[0] : undefined;
   const subject = only
-    ? `${KIND_LABEL[only.kind] ?? "New request"}: “${oneLine(defang(only.prompt), 80)}”`
+    ? `${ESCALATION_LABEL[only.escalation ?? "none"]}${KIND_LABEL[only.kind] ?? "New request"}: “${oneLine(defang(only.prompt), 80)}”`
     : `${requests.length} requests wait for you`;
   const text = `${requests.map((request) => textEntry(request, appUrl)).join("\n\n---\n\n")}\n\n${footer}`;
   const html = [

@@ -69,7 +69,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       if (!(await claimMailNoticeById({ db, id: notice.id, owner: instanceId, now: now(), leaseMs })))
         continue;
       const { askerId, recipients } = mail
-        ? await listMailRecipientsByRequest({ db, requestRowId: notice.requestRowId })
+        ? await listMailRecipientsByRequest({ db, requestRowId: notice.requestRowId, stepId: notice.stepId })
         : { askerId: null, recipients: [] };
       // Decided here, once per request, on a count in the database: past its asker's hourly
       // allowance, a request that would be mailed at once waits for the digest instead. (A
@@ -95,6 +95,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
         id: notice.id,
         owner: instanceId,
         requestRowId: notice.requestRowId,
+        stepId: notice.stepId,
         items,
       });
     }

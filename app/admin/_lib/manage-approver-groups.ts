@@ -64,7 +64,7 @@ export const deleteGroup = defineAction(
     if (deletion.outcome === "not_found") throw new AppError("not_found:group");
     if (deletion.outcome === "in_use")
       throw new AppError("conflict:group_in_use", {
-        message: `This group cannot be deleted: ${deletion.rules.join(", ")} still ${deletion.rules.length === 1 ? "addresses" : "address"} it. Change ${deletion.rules.length === 1 ? "that rule" : "those rules"} first.`,
+        message: `This group cannot be deleted: ${deletion.rules.join(", ")} still ${deletion.rules.length === 1 ? "uses" : "use"} it (as its approvers or in an escalation step). Change ${deletion.rules.length === 1 ? "that rule" : "those rules"} first.`,
       });
     return { id };
   },

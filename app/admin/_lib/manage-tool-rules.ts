@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
+import { escalationLadderSchema, ladderIssues } from "@/app/_lib/escalation-ladder";
+import { APPROVAL_TTL_MS } from "@/lib/agent/create-agent-toolkit";
 import type { McpPool } from "@/lib/agent/mcp/mcp-pool";
 import { checkCondition, judgeRules } from "@/lib/agent/policy/rule-conditions";
 import { clientToolFacts } from "@/lib/agent/policy/rule-verdict";
@@ -28,7 +30,7 @@ type Deps = { db: DbClient; mcp: Pick<McpPool, "tools"> };
 const outcome = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("free") }).strict(),
   z.object({ kind: z.literal("owner") }).strict(),
-  z.object({ kind: z.literal("reviewers") }).strict(),
+  z.object({ kind: z.literal("reviewers"), escalation: escalationLadderSchema.optional() }).strict(),
   z
     .object({
       kind: z.literal("group"),
@@ -38,6 +40,7 @@ const outcome = z.discriminatedUnion("kind", [
         .int("A whole number.")
         .min(1, "At least 1.")
         .max(RULE_REQUIRED_MAX, `At most ${RULE_REQUIRED_MAX}.`),
+      escalation: escalationLadderSchema.optional(),
     })
     .strict(),
   z.object({ kind: z.literal("blocked") }).strict(),
@@ -75,6 +78,18 @@ async function groupIssues(db: DbClient, rules: readonly ToolRuleDraft[]): Promi
   return issues;
 }
 
+/** A ladder's steps must fit in the approval's lifetime and name groups and people that exist. */
+async function escalationIssues(db: DbClient, rules: readonly ToolRuleDraft[]): Promise<FieldIssue[]> {
+  const issues: FieldIssue[] = [];
+  for (const [index, rule] of rules.entries()) {
+    const ladder = "escalation" in rule.outcome ? rule.outcome.escalation : undefined;
+    if (!ladder || ladder.length === 0) continue;
+    const base = `/rules/${index}/outcome/escalation`;
+    issues.push(...(await ladderIssues(db, ladder, { expiresInMs: APPROVAL_TTL_MS, base })));
+  }
+  return issues;
+}
+
 function refuse(issues: FieldIssue[]): never {
   throw new AppError("bad_request:input", {
     message: issues.length === 1 ? issues[0]!.message : "Some rules are not valid; see each rule.",
@@ -101,7 +116,11 @@ export const saveToolRules = defineAction(
   { role: "admin", input: z.object({ toolName, expected: drafts, rules: drafts }).strict() },
   async ({ actor, input }, deps: Deps) => {
     await toolOf(deps, actor.id, input.toolName);
-    const issues = [...conditionIssues(input.rules), ...(await groupIssues(deps.db, input.rules))];
+    const issues = [
+      ...conditionIssues(input.rules),
+      ...(await groupIssues(deps.db, input.rules)),
+      ...(await escalationIssues(deps.db, input.rules)),
+    ];
     if (issues.length > 0) refuse(issues);
     const change = await replaceToolRules({ db: deps.db, ...input, actorId: actor.id });
     if (change.outcome === "stale") throw new AppError("conflict:rules_changed");

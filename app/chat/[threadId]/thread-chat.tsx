@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
-import { answerRequestAction, readVoteTallyAction } from "@/app/requests/actions";
+import { answerRequestAction, readEscalationStepsAction, readVoteTallyAction } from "@/app/requests/actions";
 import {
   type ChatAllowanceItem,
   ChatAllowances,
@@ -59,6 +59,7 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
         answer={answerRequestAction}
         cancelRun={cancelRunAction}
         readTally={readVoteTallyAction}
+        readEscalation={readEscalationStepsAction}
         onRunStatus={onRunStatus}
       />
     </>

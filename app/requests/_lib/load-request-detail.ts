@@ -1,5 +1,6 @@
 import type { SessionUser } from "@/lib/auth/session-user";
 import type { DbClient } from "@/lib/db/db-types";
+import { listEscalationStepsByRequest } from "@/lib/db/escalation-steps";
 import { listRecentMessagesByRun } from "@/lib/db/messages";
 import { listRequestOriginsByIds } from "@/lib/db/request-origins";
 import { listTakesByRequestIds } from "@/lib/db/request-takes";
@@ -7,6 +8,7 @@ import { hasVoted } from "@/lib/db/request-votes";
 import { getUserById } from "@/lib/db/users";
 import { listVoteTallies } from "@/lib/db/vote-tallies";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
+import type { EscalationStepView } from "@/lib/domain/escalation";
 import type { TakeView } from "@/lib/domain/inbox";
 import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { describeOrigin } from "@/lib/domain/request-origin";
@@ -37,6 +39,8 @@ export interface RequestDetail {
   take: { allowed: false } | { allowed: true; current: TakeView | null };
   /** A group's votes so far; null for every other audience. */
   tally: VoteTally | null;
+  /** Its escalation ladder, fired steps with when (ADR 0093); empty without one. */
+  escalation: EscalationStepView[];
 }
 
 // Enough to see why the agent asked, few enough to read at a glance beside the list.
@@ -76,7 +80,7 @@ export async function loadRequestDetail(
     stored.mayAnswer &&
     !(stored.audience === "group" && (await hasVoted({ db, requestRowId: stored.id, voterId: actor.id })));
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
-  const [answerer, origins, messages, takes, tallies] = await Promise.all([
+  const [answerer, origins, messages, takes, tallies, ladders] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
     listRequestOriginsByIds({ db, ids: [stored.id] }),
     stored.runId === null
@@ -89,6 +93,7 @@ export async function loadRequestDetail(
         }),
     takeable ? listTakesByRequestIds({ db, ids: [stored.id], now: new Date() }) : null,
     listVoteTallies({ db, requests: [stored] }),
+    listEscalationStepsByRequest({ db, requestRowIds: [stored.id] }),
   ]);
   const held = takes?.get(stored.id);
   const approved =
@@ -109,6 +114,7 @@ export async function loadRequestDetail(
     conversation: toLines(messages),
     changes: listArgumentChanges(stored.request.data, stored.args, approved),
     tally: tallies.get(stored.id) ?? null,
+    escalation: ladders.get(stored.id) ?? [],
     take: takeable
       ? {
           allowed: true,

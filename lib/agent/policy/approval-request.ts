@@ -1,15 +1,19 @@
 import { type Answer, type Context, type JsonSchema, pending, type Tool, type ToolResult } from "toolnexus";
+import type { EscalationStep } from "@/lib/domain/escalation";
 import type { ApprovalProfile } from "./approval-profile";
 
 export type AskingPolicy = "owner" | "reviewer" | "group";
 
 const ASKING_POLICIES: readonly AskingPolicy[] = ["owner", "reviewer", "group"];
 
-/** Who the gate asks: the chat's owner, any reviewer, or `required` members of a group. */
+/**
+ * Who the gate asks: the chat's owner, any reviewer, or `required` members of a group; a rule's
+ * escalation ladder goes with the last two, and the request keeps it (ADR 0093).
+ */
 export type Asking =
   | { policy: "owner" }
-  | { policy: "reviewer" }
-  | { policy: "group"; group: string; required: number };
+  | { policy: "reviewer"; escalation?: EscalationStep[] }
+  | { policy: "group"; group: string; required: number; escalation?: EscalationStep[] };
 
 export const NOTE_MAX_LENGTH = 500;
 
@@ -43,9 +47,11 @@ function defaultPrompt(tool: Tool, args: Record<string, unknown>): string {
 
 /** How the request says who answers it; the engine stores it from these keys (`groupAddressFor`). */
 function audienceData(asking: Asking): Record<string, unknown> {
+  const ladder =
+    asking.policy !== "owner" && asking.escalation?.length ? { escalation: asking.escalation } : {};
   if (asking.policy === "group")
-    return { audience: "group", audienceGroup: asking.group, required: asking.required };
-  return { audience: asking.policy === "owner" ? "owner" : "reviewers" };
+    return { audience: "group", audienceGroup: asking.group, required: asking.required, ...ladder };
+  return { audience: asking.policy === "owner" ? "owner" : "reviewers", ...ladder };
 }
 
 /** The approval the gate parks a call on: the tool, its arguments to edit, a note, and (for the owner) "always allow". */

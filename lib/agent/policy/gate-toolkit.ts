@@ -50,7 +50,7 @@ function blockedByRule(name: string, position: number): ToolResult {
 }
 
 /** Keys only the gate may set on a request: who answers it. */
-const GATE_KEYS = ["audience", "audienceGroup", "required"] as const;
+const GATE_KEYS = ["audience", "audienceGroup", "required", "escalation"] as const;
 
 /**
  * Only the gate decides who answers an approval (through `data.audience`), so a tool's own
@@ -143,8 +143,18 @@ export async function gateToolkit(
       if (outcome.kind === "free") return run(tool, args, ctx);
       if (outcome.kind === "blocked") return blockedByRule(name, verdict.position);
       if (outcome.kind === "group")
-        return ask(tool, args, ctx, { policy: "group", group: outcome.group, required: outcome.required });
-      return ask(tool, args, ctx, { policy: outcome.kind === "owner" ? "owner" : "reviewer" });
+        return ask(tool, args, ctx, {
+          policy: "group",
+          group: outcome.group,
+          required: outcome.required,
+          ...(outcome.escalation ? { escalation: outcome.escalation } : {}),
+        });
+      if (outcome.kind === "reviewers")
+        return ask(tool, args, ctx, {
+          policy: "reviewer",
+          ...(outcome.escalation ? { escalation: outcome.escalation } : {}),
+        });
+      return ask(tool, args, ctx, { policy: "owner" });
     }
     if (policy === "free") return run(tool, args, ctx);
     const profile = profiles[name];

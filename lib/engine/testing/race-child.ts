@@ -6,7 +6,8 @@
 //
 // Commands: { id, op: "start", threadId, userId, message } · { id, op: "answer", requestId,
 // actor, answer, at } · { id, op: "cancel", runId, actor, at } · { id, op: "expire", at } ·
-// { id, op: "idle" } · { id, op: "exit" }. `at` is the epoch millisecond to act at. Each is
+// { id, op: "escalate", at } · { id, op: "boot" } (starts the engine's timers, whose first
+// sweep is done when it replies) · { id, op: "idle" } · { id, op: "exit" }. `at` is the epoch millisecond to act at. Each is
 // answered by one line `reply {"id", "ok": true, "value"}` or `reply {"id", "ok": false,
 // "code", "message"}`.
 import { randomUUID } from "node:crypto";
@@ -53,6 +54,11 @@ async function perform(command: Command): Promise<unknown> {
     case "expire":
       await waitUntil(command.at);
       return engine.expireDueRequests();
+    case "escalate":
+      await waitUntil(command.at);
+      return engine.escalateDueRequests();
+    case "boot":
+      return engine.start();
     case "idle":
       return engine.idle();
     case "exit":

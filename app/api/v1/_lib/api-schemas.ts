@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { escalationLadderSchema } from "@/app/_lib/escalation-ladder";
 import { ANSWER_DATA_MAX_BYTES, answerDataBytes, formatKilobytes } from "@/lib/domain/answer-limits";
 import { KNOWN_REQUEST_KINDS, REQUEST_KINDS } from "@/lib/domain/request-kinds";
 import { REQUEST_EXPIRY_HORIZON_DAYS } from "@/lib/domain/request-limits";
@@ -137,9 +138,33 @@ export const createRequestBody = z
     audience: audienceSchema
       .optional()
       .describe("Who must answer; by default reviewers for approvals and the owner for everything else."),
+    escalation: escalationLadderSchema
+      .optional()
+      .describe(
+        "For a request to reviewers or a group: what happens while nobody answers, step by step, each after a duration from when it was asked (within its expiry): remind, add a group or person, decline, expire.",
+      ),
   })
   .strict()
   .register(apiComponents, { id: "CreateRequest" });
+
+export const escalationStepViewSchema = z
+  .object({
+    after: z.string(),
+    action: z.union([
+      z.literal("remind"),
+      z.literal("expire"),
+      z.object({ add: z.string(), required: z.number().int().optional() }),
+      z.object({ decline: z.string() }),
+    ]),
+    dueAt: z.string().describe("When it is due: when the request was asked, plus `after`."),
+    firedAt: z.string().nullable().describe("When it fired; null until then."),
+    lateMs: z
+      .number()
+      .int()
+      .nullable()
+      .describe("How long after dueAt it fired (no instance was running when it was due)."),
+  })
+  .register(apiComponents, { id: "EscalationStep" });
 
 export const idempotencyKeySchema = z
   .string()
@@ -169,6 +194,9 @@ export const apiRequestSchema = z
     audience: audienceSchema,
     required: z.number().int().describe("How many approvals settle it: M for a group, else 1."),
     votes: z.array(voteSchema).describe("Every vote on a group's request, oldest first; empty otherwise."),
+    escalation: z
+      .array(escalationStepViewSchema)
+      .describe("The request's escalation ladder; empty without one."),
     status: z.enum(["open", "answered", "expired", "cancelled"]),
     createdAt: z.string(),
     resolvedAt: z.string().optional().describe("When it left open; absent while open."),

@@ -1,9 +1,11 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { z } from "zod";
+import { ladderIssues } from "@/app/_lib/escalation-ladder";
 import { authenticateApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import type { DbClient } from "@/lib/db/db-types";
+import { listEscalationStepsByRequest } from "@/lib/db/escalation-steps";
 import { listVotes } from "@/lib/db/request-votes";
 import type { StoredRequest } from "@/lib/db/requests";
 import { AppError } from "@/lib/errors";
@@ -48,11 +50,14 @@ function idempotencyKeyOf(request: Request): string | null {
   });
 }
 
-/** Requests as the API returns them, each with its votes (a group's; none for the rest). */
+/** Requests as the API returns them, each with its votes (a group's; none for the rest) and its ladder. */
 export async function apiRequestsWithVotes(db: DbClient, stored: StoredRequest[]) {
   const grouped = stored.filter((r) => r.audience === "group").map((r) => r.id);
-  const votes = await listVotes({ db, requestRowIds: grouped });
-  return stored.map((r) => toApiRequest(r, votes.get(r.id)));
+  const [votes, ladders] = await Promise.all([
+    listVotes({ db, requestRowIds: grouped }),
+    listEscalationStepsByRequest({ db, requestRowIds: stored.map((r) => r.id) }),
+  ]);
+  return stored.map((r) => toApiRequest(r, votes.get(r.id), ladders.get(r.id)));
 }
 
 export function callerOf(call: { caller: ApiCall<unknown, unknown, unknown>["caller"] }) {
@@ -62,10 +67,19 @@ export function callerOf(call: { caller: ApiCall<unknown, unknown, unknown>["cal
 
 export async function createRequestCall(
   call: CallOf<typeof createRequestRoute>,
-  { engine }: ApiServices,
+  { db, engine }: ApiServices,
 ): Promise<ApiReply> {
   const caller = callerOf(call);
-  const { audience, ...request } = call.body;
+  const { audience, escalation, ...request } = call.body;
+  if (escalation?.length) {
+    const expiresInMs = request.expiresAt ? Date.parse(request.expiresAt) - Date.now() : undefined;
+    const issues = await ladderIssues(db, escalation, { expiresInMs, base: "/escalation" });
+    if (issues.length > 0)
+      throw new AppError("bad_request:input", {
+        message: `The request is not valid: ${issues[0]!.path.slice(1).replaceAll("/", ".")} ${issues[0]!.message}`,
+        issues,
+      });
+  }
   const idempotencyKey = idempotencyKeyOf(call.request);
   // What makes a retry the same request: everything but the deadline, which a restarted client
   // computes afresh (the request keeps the one it was made with), and the audience, which the
@@ -76,6 +90,7 @@ export async function createRequestCall(
     apiTokenId: caller.tokenId,
     request,
     ...(audience ? { audience } : {}),
+    ...(escalation?.length ? { escalation } : {}),
     idempotencyKey,
     createHash: createHash("sha256").update(canonicalJson(sameness)).digest("hex"),
   });
@@ -83,10 +98,14 @@ export async function createRequestCall(
   return created.replayed
     ? {
         status: 200,
-        body: toApiRequest(created.request),
+        body: (await apiRequestsWithVotes(db, [created.request]))[0]!,
         headers: { "Idempotent-Replayed": "true", Location: location },
       }
-    : { status: 201, body: toApiRequest(created.request), headers: { Location: location } };
+    : {
+        status: 201,
+        body: (await apiRequestsWithVotes(db, [created.request]))[0]!,
+        headers: { Location: location },
+      };
 }
 
 export async function listRequestsCall(

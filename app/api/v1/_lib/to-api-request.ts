@@ -1,5 +1,6 @@
 import type { StoredVote } from "@/lib/db/request-votes";
 import type { StoredRequest } from "@/lib/db/requests";
+import type { EscalationStepView } from "@/lib/domain/escalation";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { ApiRequest, ApiVote } from "./api-schemas";
 
@@ -17,7 +18,11 @@ function toApiVote(vote: StoredVote): ApiVote {
  * A stored request as the API returns it: the suspension contract's Request fields, where it
  * stands, and once it has left "open" its Answer. Absent fields are left out, never null.
  */
-export function toApiRequest(stored: StoredRequest, votes: StoredVote[] = []): ApiRequest {
+export function toApiRequest(
+  stored: StoredRequest,
+  votes: StoredVote[] = [],
+  escalation: EscalationStepView[] = [],
+): ApiRequest {
   const { request } = stored;
   const out: ApiRequest = {
     id: stored.id,
@@ -32,6 +37,7 @@ export function toApiRequest(stored: StoredRequest, votes: StoredVote[] = []): A
         : stored.audience,
     required: stored.required,
     votes: votes.map(toApiVote),
+    escalation: escalation.map(({ position: _position, ...step }) => step),
     status: stored.status,
     createdAt: stored.createdAt,
   };

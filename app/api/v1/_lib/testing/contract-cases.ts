@@ -69,6 +69,11 @@ export function createBodyCases(): [string, unknown, boolean][] {
     over(false, "expiresAt in words", { expiresAt: "tomorrow" }),
     over(false, "expiresAt without a zone", { expiresAt: inDays(1).replace("Z", "") }),
     over(true, "audience owner", { audience: "owner" }),
+    over(true, "an approval with a ladder", {
+      kind: "approval",
+      escalation: [{ after: "15m", action: "remind" }],
+    }),
+    over(false, "escalation not a list", { kind: "approval", escalation: "remind" }),
     over(false, "audience everyone", { audience: "everyone" }),
     over(false, "audience a list", { audience: ["owner"] }),
     // A group's audience that is well formed is refused by the handler when the group is unknown

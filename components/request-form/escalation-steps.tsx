@@ -1,0 +1,67 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { formatAge } from "@/components/inbox/format-age";
+import { describeFiredStep, type EscalationStepView, isLate } from "@/lib/domain/escalation";
+import type { ActionResult } from "@/lib/errors";
+
+export type ReadEscalation = (input: { requestId: string }) => Promise<ActionResult<EscalationStepView[]>>;
+
+// How often an open request's steps are read again while a card that has no other news shows it.
+const POLL_MS = 10_000;
+
+/** "12m" / "3h": how late a step fired, coarse as ages are. */
+function lateness(ms: number): string {
+  return formatAge(ms).replace(" ago", "");
+}
+
+/**
+ * The escalation steps a request has taken (ADR 0093): "escalated to sre-leads 5m ago",
+ * "reminded 2m ago", each saying when it fired late because no instance was running. Renders
+ * nothing for a request without fired steps, so any card or row may include it. With `read`
+ * (a chat card, whose events say nothing of steps) it reads them again every few seconds.
+ */
+export function EscalationSteps({
+  steps: initial,
+  read,
+}: {
+  steps: readonly EscalationStepView[] | undefined;
+  read?: { requestId: string; with: ReadEscalation };
+}) {
+  const [steps, setSteps] = useState(initial);
+  // Ages are read after hydration, so the server's and the browser's markup agree.
+  const [now, setNow] = useState<number | null>(null);
+  const requestId = read?.requestId;
+  const readWith = read?.with;
+  useEffect(() => {
+    setNow(Date.now());
+    if (!requestId || !readWith) return;
+    let live = true;
+    const poll = async () => {
+      const result = await readWith({ requestId }).catch(() => null);
+      if (live && result?.ok) {
+        setSteps(result.value);
+        setNow(Date.now());
+      }
+    };
+    void poll();
+    const timer = setInterval(poll, POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [requestId, readWith]);
+  const fired = (steps ?? []).filter((step) => step.firedAt !== null);
+  if (fired.length === 0) return null;
+  return (
+    <ul className="escalation-steps" aria-label="Escalation">
+      {fired.map((step) => (
+        <li key={step.position} data-step={step.position + 1}>
+          {describeFiredStep(step.action)}
+          {now !== null && ` ${formatAge(now - Date.parse(step.firedAt!))}`}
+          {isLate(step) && ` (late by ${lateness(step.lateMs!)}: no instance was running when it was due)`}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,87 @@
+import { createHash, randomBytes } from "node:crypto";
+import { expect, test } from "./fixtures";
+import { RequestPage } from "./pages/request-page";
+
+// An escalation ladder (ADR 0093): an approval asked through the API goes unanswered, so its
+// reviewers get a reminder by mail (Rita finds hers in the mail catcher), and then it escalates
+// to a group whose member, no reviewer, gets the request by mail and approves it.
+
+test("an unanswered approval reminds Rita by mail, escalates to another group, and that group's member approves it", async ({
+  signInAs,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const owner = await signInAs("user", "Olga Owner");
+  const rita = await signInAs("reviewer", "Rita Reviewer");
+  const lead = await signInAs("user", "Lee Lead");
+  const slug = `leads-${randomBytes(3).toString("hex")}`;
+  await db.approverGroup.create({
+    data: { slug, name: "Leads", members: { create: [{ userId: lead.user.id }] } },
+  });
+  // The owner's API token, stored as the app stores one: only its SHA-256.
+  const token = `tnx_${randomBytes(32).toString("base64url")}`;
+  await db.apiToken.create({
+    data: {
+      userId: owner.user.id,
+      name: "ladder",
+      tokenHash: createHash("sha256").update(token).digest("hex"),
+      prefix: token.slice(0, 10),
+      scopes: "requests:write requests:read",
+    },
+  });
+  const prompt = `Ship release ${randomBytes(3).toString("hex")} to production?`;
+  const made = await owner.page.request.post(`${baseURL}/api/v1/requests`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      kind: "approval",
+      prompt,
+      expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+      escalation: [
+        { after: "3s", action: "remind" },
+        { after: "8s", action: { add: slug } },
+      ],
+    },
+  });
+  expect(made.status()).toBe(201);
+  const { id } = (await made.json()) as { id: string };
+
+  // Rita's reminder, after the mail about the new approval.
+  const reminder = rita.page.getByRole("listitem", {
+    name: `Mail to ${rita.user.email}: Reminder: Approval needed: “${prompt}”`,
+  });
+  await expect(async () => {
+    await rita.page.goto("/demo/mail");
+    await expect(reminder).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+
+  // The lead, in no reviewer role, is mailed once the request escalates to their group.
+  const escalated = lead.page.getByRole("listitem", {
+    name: `Mail to ${lead.user.email}: Escalated to you: Approval needed: “${prompt}”`,
+  });
+  await expect(async () => {
+    await lead.page.goto("/demo/mail");
+    await expect(escalated).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  await escalated.getByRole("link", { name: /\/requests\// }).click();
+  const page = new RequestPage(lead.page);
+  await page.expectPrompt(prompt);
+  await expect(lead.page.getByRole("list", { name: "Escalation" })).toContainText(`escalated to ${slug}`);
+  await expect(lead.page.getByRole("list", { name: "Escalation" })).toContainText("reminded");
+  await page.form.approve.click();
+
+  // The held decision commits after its Undo window; the API reads the answer back.
+  await expect(async () => {
+    const read = await owner.page.request.get(`${baseURL}/api/v1/requests/${id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await read.json()) as {
+      status: string;
+      escalation: { firedAt: string | null }[];
+    };
+    expect(body.status).toBe("answered");
+    expect(body.escalation.every((step) => step.firedAt !== null)).toBe(true);
+  }).toPass({ timeout: 30_000 });
+  const answer = await db.answer.findUniqueOrThrow({ where: { requestRowId: id } });
+  expect(answer).toMatchObject({ actorId: lead.user.id, ok: true });
+});
