@@ -1,5 +1,6 @@
-// Takes the README's screenshots from the real app: a chat with a parked production deploy and
-// a reviewer's inbox. Run it against a server started with the demo accounts (for example
+// Takes the README's screenshots from the real app: a chat with a parked production deploy, a
+// reviewer's inbox on a desktop and on a phone, the decision on a phone, and the API reference.
+// Run it against a server started with the demo accounts (for example
 // `npm run quickstart`): `node scripts/take-screenshots.mjs http://localhost:3000`. It creates a fresh chat
 // for Alice each time; nothing else is changed.
 import { mkdirSync } from "node:fs";
@@ -16,14 +17,18 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
 });
 
-async function signIn(email) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 760 }, colorScheme: "light" });
+const DESKTOP = { viewport: { width: 1200, height: 760 } };
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+async function signIn(email, device = DESKTOP) {
+  const context = await browser.newContext({ ...device, colorScheme: "light" });
   const page = await context.newPage();
   await page.goto(`${base}/login`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/chat/);
+  // Reviewers with something waiting land on their inbox, everyone else on the chat.
+  await page.waitForURL(/\/(chat|inbox)/);
   return page;
 }
 
@@ -52,6 +57,22 @@ try {
     .filter({ hasText: /^Live$/ })
     .waitFor();
   await rita.screenshot({ path: path.join(out, "inbox.png") });
+
+  const onPhone = await signIn("rita@example.com", PHONE);
+  await onPhone.goto(`${base}/inbox`);
+  await onPhone.getByRole("list", { name: "Requests" }).waitFor();
+  await onPhone.screenshot({ path: path.join(out, "inbox-phone.png") });
+  // The newest request's own page: the decision as a reviewer meets it from a link in a mail.
+  await onPhone.getByRole("list", { name: "Requests" }).getByRole("link").first().click();
+  await onPhone
+    .getByRole("button", { name: /^Approve/ })
+    .first()
+    .waitFor();
+  await onPhone.screenshot({ path: path.join(out, "decision-phone.png") });
+
+  await rita.goto(`${base}/docs/api`);
+  await rita.getByRole("heading", { level: 2 }).first().waitFor();
+  await rita.screenshot({ path: path.join(out, "api-reference.png") });
   console.log(`screenshots written to ${out}`);
 } finally {
   await browser.close();
