@@ -1,7 +1,7 @@
 import { Fragment } from "react";
 import { RequestAge } from "@/components/inbox/request-age";
 import { OUTCOME_LABEL, outcomeOf } from "@/lib/domain/outcome";
-import { approvedArguments, type SummaryPart, summaryOf } from "@/lib/domain/request-summary";
+import { closedSentence, type SummaryPart, summaryOf } from "@/lib/domain/request-summary";
 import type { RequestView } from "@/lib/domain/request-view";
 
 function Sentence({ parts }: { parts: SummaryPart[] }) {
@@ -19,20 +19,6 @@ function Sentence({ parts }: { parts: SummaryPart[] }) {
       )}
     </>
   );
-}
-
-/**
- * What a closed request did, in its tool's sentence with the arguments as approved; null when
- * that cannot be said truly: without a sentence of the tool's, or for an approval whose edited
- * arguments this page was not told (the chat learns only that it was approved).
- */
-export function closedSentence(view: Extract<RequestView, { answer: unknown }>): SummaryPart[] | null {
-  const { request, answer } = view;
-  const editable = typeof request.data?.schema === "object" && request.data.schema !== null;
-  if (answer.ok && editable && answer.data === undefined) return null;
-  const args = answer.ok ? approvedArguments(answer.data, view.args) : view.args;
-  const summary = summaryOf(request, args);
-  return summary.fromTemplate ? summary.parts : null;
 }
 
 /**

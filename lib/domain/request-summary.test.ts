@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvedArguments, fillSummary, summaryOf, summaryText } from "./request-summary";
+import { approvedArguments, closedSentence, fillSummary, summaryOf, summaryText } from "./request-summary";
 
 describe("the one sentence of a request", () => {
   it("fills a tool's template with its arguments, values marked", () => {
@@ -43,5 +43,30 @@ describe("the one sentence of a request", () => {
       version: "v1.4.1",
     });
     expect(approvedArguments({ note: "ok" }, { version: "v1.4" })).toEqual({ version: "v1.4" });
+  });
+
+  it("says what a closed request did with the approved arguments, and nothing it does not know", () => {
+    const closed = (answer: { ok: boolean; data?: Record<string, unknown> }, schema = true) => ({
+      status: "answered" as const,
+      request: {
+        id: "a",
+        kind: "approval",
+        prompt: "Approve deploying web v1.4 to production?",
+        data: { summary: "Deploy {service} {version}", ...(schema ? { schema: {} } : {}) },
+      },
+      audience: "reviewers" as const,
+      toolName: "deploy",
+      args: { service: "web", version: "v1.4" },
+      createdAt: "2026-12-07T00:00:00.000Z",
+      answer: { ...answer, answeredAt: "2026-12-07T00:01:00.000Z" },
+    });
+    const text = (parts: ReturnType<typeof closedSentence>) => (parts ? summaryText(parts) : null);
+    expect(
+      text(closedSentence(closed({ ok: true, data: { arguments: { service: "web", version: "v1.4.1" } } }))),
+    ).toBe("Deploy web v1.4.1");
+    expect(text(closedSentence(closed({ ok: false, data: { reason: "no" } })))).toBe("Deploy web v1.4");
+    // The chat is told only that an editable approval was approved: it does not guess the values.
+    expect(closedSentence(closed({ ok: true }))).toBeNull();
+    expect(text(closedSentence(closed({ ok: true }, false)))).toBe("Deploy web v1.4");
   });
 });

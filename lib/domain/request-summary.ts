@@ -4,6 +4,8 @@
 // the request (`data.summary`), so every page reads the same words for it and a request made
 // through the API may bring its own. Without a template the request's prompt is the sentence.
 
+import type { RequestView } from "./request-view";
+
 /** A piece of the sentence: words, or a value taken from the arguments (shown emphasised). */
 export type SummaryPart = { text: string; value: boolean };
 
@@ -64,4 +66,18 @@ export function approvedArguments(
   return typeof edited === "object" && edited !== null && !Array.isArray(edited)
     ? (edited as Record<string, unknown>)
     : asked;
+}
+
+/**
+ * What a closed request did, in its tool's sentence with the arguments as approved; null when
+ * that cannot be said truly: without a sentence of the tool's, or for an approval whose edited
+ * arguments the page was not told (the chat learns only that it was approved).
+ */
+export function closedSentence(view: Extract<RequestView, { answer: unknown }>): SummaryPart[] | null {
+  const { request, answer } = view;
+  const editable = typeof request.data?.schema === "object" && request.data.schema !== null;
+  if (answer.ok && editable && answer.data === undefined) return null;
+  const args = answer.ok ? approvedArguments(answer.data, view.args) : view.args;
+  const summary = summaryOf(request, args);
+  return summary.fromTemplate ? summary.parts : null;
 }
