@@ -46,7 +46,7 @@ test.describe
       const card = chat.requestCard("approval");
       await expect(card).toContainText("A reviewer must act");
       await expect(chat.toolCard("bash")).toContainText("waiting for an answer");
-      const prompt = (await card.locator(".pending-card-prompt").textContent()) ?? "";
+      const prompt = await chat.requestPrompt(card);
       expect(prompt).toContain("Run in a shell on the server: echo built-in says hi");
 
       const reviewer = await signInAs("reviewer");

@@ -29,6 +29,7 @@ test("a $2,500 refund waits for 2 of finance: Rita approves and the asker's card
     await chat.say(`refund order ${order} for $2500`);
     const card = chat.requestCard("approval", prompt);
     await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(card).toContainText("2 of finance must approve");
     // The rule, not the test, addressed it.
     const asked = await db.request.findFirstOrThrow({
       where: { ownerId: alice.user.id, toolName: "refund", kind: "approval" },
@@ -55,6 +56,10 @@ test("a $2,500 refund waits for 2 of finance: Rita approves and the asker's card
     const forRita = new RequestPage(rita.page);
     await forRita.goto(asked.id);
     await forRita.expectPrompt(prompt);
+    // The card names who must act: the group's address and the members who may still approve.
+    await expect(rita.page.getByRole("main")).toContainText(
+      /2 of finance must approve — .*Rita Finance, Sam Finance may approve\./,
+    );
     const ritaTally = rita.page.getByTestId("vote-tally");
     await expect(ritaTally).toContainText("May still vote:");
     await expect(ritaTally).toContainText("Rita Finance");

@@ -29,8 +29,7 @@ test("a reviewer triages five requests in at most 10 keys: the pane follows j/k,
   await inbox.goto(`?sort=oldest&q=${encodeURIComponent(`order ${series}`)}`);
   await expect(inbox.list.getByRole("listitem")).toHaveCount(5);
   const link = (n: number) => inbox.list.getByRole("link", { name: asks[n]![1] });
-  const paneShows = (n: number) =>
-    expect(inbox.detail.getByRole("heading", { level: 2, name: asks[n]![1] })).toBeVisible();
+  const paneShows = (n: number) => expect(inbox.detailShows(asks[n]![1])).toBeVisible();
 
   // ? lists the shortcuts; Escape closes the list again. (Not part of the triage.)
   await page.keyboard.press("?");
@@ -116,7 +115,7 @@ test("e goes to the field the tool constrains, Esc leaves any field, / searches"
   await inbox.goto(`?q=${encodeURIComponent(version)}`);
   const row = inbox.list.getByRole("link", { name: prompt });
   await page.keyboard.press("j");
-  await expect(inbox.detail.getByRole("heading", { level: 2, name: prompt })).toBeVisible();
+  await expect(inbox.detailShows(prompt)).toBeVisible();
 
   // e lands in the version, the argument a reviewer changes; Esc leaves it for the list again.
   await page.keyboard.press("e");

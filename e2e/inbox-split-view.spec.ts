@@ -26,6 +26,8 @@ test("a reviewer decides an approval beside the list, with its arguments, its as
   await expect(inbox.detail).toContainText("from the deploy tool");
   await expect(inbox.detail).toContainText(`Asked by ${user.user.name}`);
   await expect(inbox.detail.locator("time.expiry")).toHaveText(/(23h \d+m|1d 0h) left/);
+  // The context sits folded under the decision.
+  await inbox.detail.getByText("The chat so far").click();
   const conversation = inbox.detail.getByRole("region", { name: "The chat that led to this request" });
   await expect(conversation).toContainText(`User: deploy ${version} to production`);
   await expect(inbox.detailForm.declineReason).toBeVisible();
@@ -33,7 +35,7 @@ test("a reviewer decides an approval beside the list, with its arguments, its as
 
   // The selection lives in the URL: a reload shows the same request.
   await reviewer.page.reload();
-  await expect(inbox.detail.getByRole("heading", { level: 2, name: PROMPT })).toBeVisible();
+  await expect(inbox.detailShows(PROMPT)).toBeVisible();
 
   await inbox.detailForm.field("Version").fill(`${version}.1`);
   await inbox.detailForm.approve.click();
@@ -74,7 +76,8 @@ test("on a phone the split view is the list, then the selected request, then bac
     await expect(inbox.detail).toBeHidden();
     await inbox.selectRow(prompt);
     await expect(inbox.list).toBeHidden();
-    await expect(inbox.detail.getByRole("heading", { level: 2, name: prompt })).toBeInViewport();
+    await expect(inbox.detail.getByRole("heading", { level: 2 })).toBeInViewport();
+    await expect(inbox.detailShows(prompt)).toBeVisible();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     await expectAccessible(page);

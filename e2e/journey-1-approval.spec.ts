@@ -33,7 +33,9 @@ test("a production deploy waits for a reviewer, and the user's open chat moves o
   await request.form.field("Note (optional)").fill("Ship it");
   await request.form.approve.click();
   await request.form.expectReadOnly("Approved");
-  await expect(reviewer.page.getByText(`By ${reviewer.user.name}`)).toBeVisible();
+  await expect(
+    reviewer.page.getByRole("region", { name: "Answer" }).getByText(`By ${reviewer.user.name}`),
+  ).toBeVisible();
   // Once answered, nobody must act any more: the page says so nowhere.
   await expect(reviewer.page.getByRole("main")).not.toContainText("must act");
 

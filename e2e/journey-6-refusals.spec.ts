@@ -68,8 +68,8 @@ test.describe("refusals", () => {
     await firstPage.goto(row.id);
     await stalePage.goto(row.id);
 
-    // The reason is optional, and the label says so.
-    await expect(second.page.getByText("Reason for declining (optional)")).toBeVisible();
+    // The note (a decline's reason) is optional, and the label says so.
+    await expect(stalePage.form.declineReason).toBeVisible();
     await stalePage.form.declineReason.fill("Not today");
     await firstPage.form.approve.click();
     await firstPage.form.expectReadOnly("Approved");
@@ -81,7 +81,9 @@ test.describe("refusals", () => {
 
     // Without a reload, the stale tab turns into the answered view and says who answered.
     await stalePage.form.expectReadOnly("Approved");
-    await expect(second.page.getByText(`By ${first.user.name}`)).toBeVisible();
+    await expect(
+      second.page.getByRole("region", { name: "Answer" }).getByText(`By ${first.user.name}`),
+    ).toBeVisible();
     await expect(stalePage.form.declineReason).toHaveCount(0);
     await expect(chat.toolCard("deploy")).toContainText(/Deployed web v5\.5 to production/);
   });

@@ -37,7 +37,7 @@ test.describe
       const card = chat.requestCard("approval");
       await expect(card).toContainText("A reviewer must act");
       await expect(chat.toolCard(LIST)).toContainText("waiting for an answer");
-      const prompt = (await card.locator(".pending-card-prompt").textContent()) ?? "";
+      const prompt = await chat.requestPrompt(card);
       expect(prompt).toMatch(/^Approve running .+\?$/);
 
       const reviewer = await signInAs("reviewer");

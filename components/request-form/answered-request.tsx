@@ -1,25 +1,32 @@
+import { Fragment } from "react";
 import { OutcomeBadge } from "@/components/outcome-badge";
+import { answerLines } from "@/lib/domain/answer-words";
 import { outcomeOf } from "@/lib/domain/outcome";
 import type { AnswerRecord, RequestView } from "@/lib/domain/request-view";
 
 type ClosedStatus = Exclude<RequestView["status"], "open">;
 
-/** Read-only view of a request that can no longer be answered: who answered, when, and how. */
+/**
+ * Read-only view of a request that can no longer be answered: who answered, when, and how, with
+ * what was entered echoed in words, labelled as the form labelled it (`schema`).
+ */
 export function AnsweredRequest({
   kind,
   status,
   answer,
+  schema,
 }: {
   kind: string;
   status: ClosedStatus;
   answer: AnswerRecord;
+  schema?: unknown;
 }) {
   // An expiry or a cancel is recorded as an answer whose reason may be missing on old rows:
   // the request's status says which it was.
   const outcome = outcomeOf(kind, status === "answered" ? answer : { ok: false, reason: status });
   const when = new Date(answer.answeredAt);
   const reasonText = typeof answer.data?.reason === "string" ? answer.data.reason : undefined;
-  const shownData = answer.ok && answer.data && Object.keys(answer.data).length > 0 ? answer.data : undefined;
+  const lines = answer.ok && answer.data ? answerLines(answer.data, schema) : [];
   return (
     <section className="tn-answered" aria-label="Answer">
       <OutcomeBadge outcome={outcome} as="p" />
@@ -31,7 +38,17 @@ export function AnsweredRequest({
         <p role="note">The run was stopped before the call this answer was for could run, so it never ran.</p>
       )}
       {reasonText && <p>Reason: {reasonText}</p>}
-      {shownData && <pre className="tn-json">{JSON.stringify(shownData, null, 2)}</pre>}
+      {lines.length > 0 && (
+        <dl className="tn-answer-lines" aria-label="What was answered">
+          {lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed, read-only list; labels may repeat
+            <Fragment key={index}>
+              <dt>{line.label}</dt>
+              <dd>{line.text}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
     </section>
   );
 }

@@ -28,7 +28,14 @@ interface RequestFormProps {
 /** Renders the right answer form for a request's kind; the inbox and the chat share it. */
 export function RequestForm({ view, submit, canAnswer, onSent, continueHref }: RequestFormProps) {
   if (view.status !== "open")
-    return <AnsweredRequest kind={view.request.kind} status={view.status} answer={view.answer} />;
+    return (
+      <AnsweredRequest
+        kind={view.request.kind}
+        status={view.status}
+        answer={view.answer}
+        schema={view.request.data?.schema}
+      />
+    );
   if (!canAnswer) {
     return (
       <p className="muted">

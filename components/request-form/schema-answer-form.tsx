@@ -22,6 +22,8 @@ interface SchemaAnswerFormProps {
   idPrefix: string;
   /** The form's heading when its schema has no title of its own. */
   title?: string;
+  /** The form element's id, for a submit button placed outside it. */
+  formId?: string;
 }
 
 const { BaseInputTemplate } = getDefaultRegistry().templates;
@@ -90,6 +92,7 @@ export function SchemaAnswerForm({
   children,
   idPrefix,
   title = "Your answer",
+  formId,
 }: SchemaAnswerFormProps) {
   const extraErrors =
     state && !state.ok && state.error.issues.length > 0
@@ -108,6 +111,7 @@ export function SchemaAnswerForm({
       validator={schemaValidator}
       initialFormData={initial}
       idPrefix={idPrefix}
+      {...(formId ? { id: formId } : {})}
       noHtml5Validate
       showErrorList="top"
       templates={{ ErrorListTemplate: ErrorSummary, BaseInputTemplate: InputTemplate }}

@@ -67,6 +67,14 @@ export class ChatPage {
     return prompt === undefined ? cards : cards.filter({ hasText: prompt });
   }
 
+  /** The prompt of a request card: quoted under the tool's sentence, else the card's heading. */
+  async requestPrompt(card: Locator): Promise<string> {
+    await expect(card.getByRole("heading", { level: 3 })).toBeVisible();
+    const quoted = card.locator(".decision-prompt q");
+    const text = (await quoted.count()) > 0 ? quoted : card.getByRole("heading", { level: 3 });
+    return (await text.textContent()) ?? "";
+  }
+
   toolCard(name: string): Locator {
     return this.messages.getByRole("article", { name: `Tool call ${name}` });
   }

@@ -59,6 +59,11 @@ export class InboxPage {
     await expect(this.page.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
   }
 
+  /** The pane's card for the request that asked `prompt` (its heading, or the prompt quoted under it). */
+  detailShows(prompt: string): Locator {
+    return this.detail.getByRole("article").getByText(prompt, { exact: true });
+  }
+
   row(prompt: string | RegExp): Locator {
     return this.list.getByRole("listitem").filter({ hasText: prompt });
   }
@@ -67,7 +72,7 @@ export class InboxPage {
   async selectRow(prompt: string): Promise<void> {
     await this.list.getByRole("link", { name: prompt }).first().click();
     await expect(this.page).toHaveURL(/[?&]selected=[\w-]+/);
-    await expect(this.detail.getByRole("heading", { level: 2, name: prompt })).toBeVisible();
+    await expect(this.detailShows(prompt)).toBeVisible();
   }
 
   /** Opens the request on its own page, by way of the split view. */

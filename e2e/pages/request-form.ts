@@ -13,7 +13,8 @@ export class RequestForm {
   constructor(readonly root: Locator) {
     this.approve = root.getByRole("button", { name: "Approve", exact: true });
     this.decline = root.getByRole("button", { name: "Decline", exact: true });
-    this.declineReason = root.getByLabel("Reason for declining");
+    // One note box: the approval's note, or the reason the agent reads when it is declined.
+    this.declineReason = root.getByLabel("Note (optional)");
     this.submit = root.getByRole("button", { name: "Submit", exact: true });
     this.sendAnswer = root.getByRole("button", { name: "Send answer", exact: true });
     this.alert = root.getByRole("alert");

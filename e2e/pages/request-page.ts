@@ -13,8 +13,19 @@ export class RequestPage {
     await this.page.goto(`/requests/${id}`);
   }
 
+  /**
+   * The page shows the request that asked `prompt`: its card's heading is the one-sentence summary
+   * (the prompt itself when the tool gives none), and the prompt is quoted under it.
+   */
   async expectPrompt(prompt: string): Promise<void> {
-    await expect(this.page.getByRole("heading", { level: 1, name: prompt })).toBeVisible();
+    const card = this.page.getByRole("main").getByRole("article");
+    await expect(card.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(card.getByText(prompt, { exact: true })).toBeVisible();
+  }
+
+  /** The card's one-sentence heading. */
+  heading() {
+    return this.page.getByRole("main").getByRole("article").getByRole("heading", { level: 1 });
   }
 
   requestId(): string {

@@ -65,14 +65,17 @@ export const BUILTIN_APPROVAL_PROFILES: ApprovalProfiles = {
   bash: {
     defaultPolicy: "reviewer",
     prompt: (args) => `Run in a shell on the server: ${text(args, "command")}`,
+    summary: "Run {command} in a shell on the server",
   },
   write: {
     defaultPolicy: "reviewer",
     prompt: (args) => `Write the file ${text(args, "path")} in the workspace`,
+    summary: "Write the file {path} in the workspace",
   },
   edit: {
     defaultPolicy: "reviewer",
     prompt: (args) => `Edit the file ${text(args, "path")} in the workspace`,
+    summary: "Edit the file {path} in the workspace",
   },
   apply_patch: { defaultPolicy: "reviewer", prompt: () => "Apply a patch to the workspace's files" },
 };

@@ -15,6 +15,12 @@ export interface ApprovalProfile {
   scope?: string;
   /** The question the approver reads. */
   prompt?: (args: Record<string, unknown>) => string;
+  /**
+   * What approving does, in one sentence with `{argument}` placeholders (`{amount:usd}` for
+   * money): the decision card's heading, filled with the arguments as asked or as approved
+   * (`lib/domain/request-summary.ts`). Without it the card leads with the prompt.
+   */
+  summary?: string;
   /** The editable arguments' schema for one call, narrower than the input schema. */
   editableSchema?: (args: Record<string, unknown>, inputSchema: JsonSchema) => JsonSchema;
 }

@@ -80,6 +80,7 @@ export function approvalRequest(input: {
     data: {
       tool: tool.name,
       source: tool.source,
+      ...(profile?.summary ? { summary: profile.summary } : {}),
       ...audienceData(asking),
       arguments: args,
       values: { arguments: args },

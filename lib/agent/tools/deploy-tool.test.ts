@@ -1,5 +1,6 @@
 import { pendingOf } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import { fillSummary, summaryText } from "@/lib/domain/request-summary";
 import { createDeployTool, DEPLOY_APPROVAL } from "./deploy-tool";
 
 const tool = createDeployTool();
@@ -21,6 +22,11 @@ describe("deploy tool", () => {
     expect(DEPLOY_APPROVAL.asksFor?.(production)).toBe(true);
     expect(DEPLOY_APPROVAL.asksFor?.({ ...production, environment: "staging" })).toBe(false);
     expect(DEPLOY_APPROVAL.prompt?.(production)).toBe("Approve deploying web v1.4 to production?");
+  });
+
+  it("says in one sentence what approving does, filled from its arguments", () => {
+    const parts = fillSummary(DEPLOY_APPROVAL.summary!, production);
+    expect(parts && summaryText(parts)).toBe("Deploy web v1.4 to production");
   });
 
   it("reports the same deployment for the same idempotency key", async () => {

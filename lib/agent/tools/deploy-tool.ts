@@ -19,6 +19,7 @@ export const DEPLOY_APPROVAL: ApprovalProfile = {
   asksFor: (args) => args.environment === "production",
   scope: "production deploys",
   prompt: (args) => `Approve deploying ${String(args.service)} ${String(args.version)} to production?`,
+  summary: "Deploy {service} {version} to {environment}",
 };
 
 export function createDeployTool(): Tool {

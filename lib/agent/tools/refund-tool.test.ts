@@ -1,6 +1,7 @@
 import { Ajv } from "ajv";
 import { pendingOf } from "toolnexus";
 import { describe, expect, it } from "vitest";
+import { fillSummary, summaryText } from "@/lib/domain/request-summary";
 import { createRefundTool, REFUND_APPROVAL, REFUND_APPROVAL_THRESHOLD } from "./refund-tool";
 
 const tool = createRefundTool();
@@ -21,6 +22,9 @@ describe("refund tool", () => {
     expect(REFUND_APPROVAL.prompt?.({ orderId: "1234", amount: 250 })).toBe(
       "Approve a refund of $250.00 for order 1234?",
     );
+    // The sentence names the money and the order; the refund's own "reason" is only a value.
+    const parts = fillSummary(REFUND_APPROVAL.summary!, { orderId: "1234", amount: 250, reason: "damaged" });
+    expect(parts && summaryText(parts)).toBe("Refund $250.00 for order 1234");
   });
 
   it("lets an approver lower the amount but never raise it", () => {

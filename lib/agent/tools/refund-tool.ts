@@ -44,6 +44,7 @@ export const REFUND_APPROVAL: ApprovalProfile = {
     typeof args.amount === "number"
       ? `Approve a refund of ${money(args.amount)} for order ${String(args.orderId)}?`
       : `Approve a refund for order ${String(args.orderId)}?`,
+  summary: "Refund {amount:usd} for order {orderId}",
   // An approver may grant a partial refund, never more than was asked for.
   editableSchema: (args) =>
     typeof args.amount === "number" && args.amount > 0
