@@ -104,16 +104,18 @@ export async function deleteA2aPushConfig({
   return removed.count === 1;
 }
 
-/** Configs whose task has not yet been pushed in a final state, oldest first. */
+/** Configs whose task has not yet been pushed in a final state, in id order after `after`. */
 export async function listLiveA2aPushConfigs({
   db,
+  after,
   limit,
 }: {
   db: DbClient;
+  after: string | null;
   limit: number;
 }): Promise<LivePushConfig[]> {
   return db.a2aPushConfig.findMany({
-    where: { live: true },
+    where: { live: true, ...(after ? { id: { gt: after } } : {}) },
     orderBy: { id: "asc" },
     take: limit,
     select: { ...shown, pushedState: true },

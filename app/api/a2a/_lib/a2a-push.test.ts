@@ -176,4 +176,21 @@ describe.each(["sqlite", "postgres"] as const)("A2A push notifications on %s", (
       await receiver.close();
     }
   });
+
+  it("reaches every task's configs when there are more than a pass reads, going on where it stopped", async () => {
+    await db.a2aPushConfig.deleteMany();
+    const { client } = await clientOf(open.base);
+    const ids: string[] = [];
+    for (let k = 0; k < 3; k += 1) {
+      const task = asTask(await client.sendMessage(send([text("refund order 4321 for $250")])));
+      await client.createTaskPushNotificationConfig(pushConfig(task.id, "http://127.0.0.1:9/hooks"));
+      ids.push(task.id);
+    }
+    const queue = createA2APushQueue({ db, configsPerPass: 2 });
+    expect(await queue.pass()).toBe(2);
+    expect(await queue.pass()).toBe(1);
+    expect(await queue.pass()).toBe(0);
+    const queued = await db.webhookDelivery.findMany({ where: { pushConfig: { runId: { in: ids } } } });
+    expect(queued).toHaveLength(3);
+  });
 });

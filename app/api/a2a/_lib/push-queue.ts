@@ -16,12 +16,23 @@ export interface A2APushQueue extends PollingPass {
   pass(): Promise<number>;
 }
 
-/** At most this many live configs are read per pass (oldest first); the next pass takes the rest. */
+/** At most this many live configs are read per pass; the next pass goes on after the last one. */
 const CONFIGS_PER_PASS = 200;
 
-export function createA2APushQueue({ db, pollMs = 1_000 }: { db: DbClient; pollMs?: number }): A2APushQueue {
+export function createA2APushQueue({
+  db,
+  pollMs = 1_000,
+  configsPerPass = CONFIGS_PER_PASS,
+}: {
+  db: DbClient;
+  pollMs?: number;
+  configsPerPass?: number;
+}): A2APushQueue {
+  // Where the next pass starts: after the last config this one read, from the first once all were read.
+  let after: string | null = null;
   const pass = async (): Promise<number> => {
-    const configs = await listLiveA2aPushConfigs({ db, limit: CONFIGS_PER_PASS });
+    const configs = await listLiveA2aPushConfigs({ db, after, limit: configsPerPass });
+    after = configs.length === configsPerPass ? configs.at(-1)!.id : null;
     const byRun = new Map<string, LivePushConfig[]>();
     for (const config of configs) byRun.set(config.runId, [...(byRun.get(config.runId) ?? []), config]);
     let queued = 0;
