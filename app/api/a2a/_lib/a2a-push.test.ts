@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Task, TaskState } from "@a2a-js/sdk";
+import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, withTestEngine } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
@@ -43,7 +44,7 @@ describe.each(["sqlite", "postgres"] as const)("A2A push notifications on %s", (
   async function clientOf(base: string) {
     const person = await newUser(db, "user");
     const { token } = await tokenFor(db, person, ["a2a"]);
-    return { person, client: await a2aClient(base, token) };
+    return { person, token, client: await a2aClient(base, token) };
   }
 
   const worker = () =>
@@ -59,7 +60,7 @@ describe.each(["sqlite", "postgres"] as const)("A2A push notifications on %s", (
     });
 
   it("sets, reads, lists and deletes a task's configs, showing the token to nobody", async () => {
-    const { client } = await clientOf(open.base);
+    const { client, token } = await clientOf(open.base);
     const task = asTask(await client.sendMessage(send([text("refund order 4321 for $250")])));
     const url = "http://127.0.0.1:9/hooks";
     const set = await client.createTaskPushNotificationConfig(pushConfig(task.id, url));
@@ -99,6 +100,16 @@ describe.each(["sqlite", "postgres"] as const)("A2A push notifications on %s", (
     expect(
       await client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: "inline" }),
     ).toMatchObject({ url });
+
+    // A v0.3 peer sets and reads them with its own methods, on the same rows.
+    const legacy = new LegacyJsonRpcTransport({ endpoint: open.endpoint });
+    const options = { serviceParameters: { Authorization: `Bearer ${token}` } };
+    await legacy.createTaskPushNotificationConfig(pushConfig(started.id, url, "old-peer"), options);
+    const both = await legacy.listTaskPushNotificationConfig(
+      { tenant: "", taskId: started.id, pageSize: 10, pageToken: "" },
+      options,
+    );
+    expect(both.configs.map((config) => config.id)).toEqual(["inline", "old-peer"]);
   });
 
   it("refuses another person's task, a private address and a config without a token; nothing is stored", async () => {
