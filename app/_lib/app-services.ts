@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { createA2APushQueue } from "@/app/api/a2a/_lib/push-queue";
 import { AGENT_LOOP_OPTIONS } from "@/lib/agent/agent-loop-options";
 import { createAgentToolkit } from "@/lib/agent/create-agent-toolkit";
 import { getAgentClient } from "@/lib/agent/get-agent-client";
@@ -15,7 +16,7 @@ import { createPostgresEventBus } from "@/lib/engine/postgres-event-bus";
 import { outboundPrivateAllowed } from "@/lib/http/outbound-address";
 import { readMailConfig } from "@/lib/notify/mail-config";
 import { createMailWorker } from "@/lib/notify/mail-worker";
-import { openWebhookSecret } from "@/lib/notify/webhook-secret";
+import { openPushToken, openWebhookSecret } from "@/lib/notify/webhook-secret";
 import { createWebhookWorker } from "@/lib/notify/webhook-worker";
 import { appBaseUrl } from "@/lib/oauth/app-url";
 import { getOAuthRuntime } from "@/lib/oauth/oauth-runtime";
@@ -63,8 +64,12 @@ async function build(): Promise<AppServices> {
     instanceId,
     allowPrivate: outboundPrivateAllowed(),
     openSecret: (endpointId, sealed) => openWebhookSecret(endpointId, sealed, getOAuthRuntime().keys),
+    openPushToken: (configId, sealed) => openPushToken(configId, sealed, getOAuthRuntime().keys),
   });
   webhooks.start();
+  // A2A tasks' new states are queued in that outbox for their push configs (ADR 0095).
+  const pushes = createA2APushQueue({ db });
+  pushes.start();
   // So is email about new requests (ADR 0037); without TOOLNEXUS_SMTP_URL it only closes notices.
   const mail = createMailWorker({ db, instanceId, mail: readMailConfig(), appUrl: appBaseUrl() });
   mail.start();
@@ -74,7 +79,7 @@ async function build(): Promise<AppServices> {
   // On SIGTERM (or Ctrl+C) the runs this process drives go to a peer at once, before Next's own
   // shutdown lets the process exit.
   handOverOnTerminate(async () => {
-    await Promise.all([engine.stop(), webhooks.stop(), mail.stop()]);
+    await Promise.all([engine.stop(), webhooks.stop(), pushes.stop(), mail.stop()]);
   });
   return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }

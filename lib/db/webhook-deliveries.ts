@@ -10,7 +10,10 @@ export interface ClaimedWebhookDelivery {
   attempts: number;
   messageId: string;
   body: string;
-  endpoint: { id: string; url: string; secretEnc: string };
+  /** Where it goes: an admin's endpoint, or an A2A client's push config (ADR 0095). */
+  target:
+    | { kind: "endpoint"; id: string; url: string; secretEnc: string }
+    | { kind: "push"; id: string; url: string; tokenEnc: string };
 }
 
 export type WebhookAttemptOutcome =
@@ -18,7 +21,7 @@ export type WebhookAttemptOutcome =
   | { status: "retry"; statusCode: number | null; error: string; retryAt: Date }
   | { status: "failed"; statusCode: number | null; error: string };
 
-/** Deliveries due now, oldest due first, whose endpoint is switched on. */
+/** Deliveries due now, oldest due first, whose endpoint is switched on (pushes have no switch). */
 export async function listDueWebhookDeliveryIds({
   db,
   now,
@@ -29,7 +32,11 @@ export async function listDueWebhookDeliveryIds({
   limit: number;
 }): Promise<string[]> {
   const rows = await db.webhookDelivery.findMany({
-    where: { status: "pending", nextAttemptAt: { lte: now }, endpoint: { disabled: false } },
+    where: {
+      status: "pending",
+      nextAttemptAt: { lte: now },
+      OR: [{ endpoint: { disabled: false } }, { pushConfigId: { not: null } }],
+    },
     orderBy: { nextAttemptAt: "asc" },
     take: limit,
     select: { id: true },
@@ -74,16 +81,16 @@ export async function claimWebhookDeliveryById({
       messageId: true,
       message: { select: { body: true } },
       endpoint: { select: { id: true, url: true, secretEnc: true } },
+      pushConfig: { select: { id: true, url: true, tokenEnc: true } },
     },
   });
-  if (!row) return null;
-  return {
-    id: row.id,
-    attempts: row.attempts,
-    messageId: row.messageId,
-    body: row.message.body,
-    endpoint: row.endpoint,
-  };
+  const target = row?.endpoint
+    ? ({ kind: "endpoint", ...row.endpoint } as const)
+    : row?.pushConfig
+      ? ({ kind: "push", ...row.pushConfig } as const)
+      : null;
+  if (!row || !target) return null;
+  return { id: row.id, attempts: row.attempts, messageId: row.messageId, body: row.message.body, target };
 }
 
 /** Records how a claimed attempt went; false when the claim was lost meanwhile (nothing written). */
@@ -118,7 +125,7 @@ export async function recordWebhookAttemptById({
 type DeliveryRow = {
   id: string;
   messageId: string;
-  endpointId: string;
+  endpointId: string | null;
   status: string;
   attempts: number;
   nextAttemptAt: Date;
@@ -128,15 +135,15 @@ type DeliveryRow = {
   deliveredAt: Date | null;
   createdAt: Date;
   message: { type: string };
-  endpoint: { url: string };
+  endpoint: { url: string } | null;
 };
 
 function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
   const common = {
     id: row.id,
     messageId: row.messageId,
-    endpointId: row.endpointId,
-    endpointUrl: row.endpoint.url,
+    endpointId: row.endpointId ?? "",
+    endpointUrl: row.endpoint?.url ?? "",
     type: row.message.type,
     attempts: row.attempts,
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
@@ -166,7 +173,8 @@ export async function listWebhookDeliveryViews({
   page?: number;
   pageSize?: number;
 }): Promise<{ rows: WebhookDeliveryView[]; total: number }> {
-  const where = status ? { status } : {};
+  // The admin's page lists deliveries to its endpoints; A2A pushes belong to their clients.
+  const where = { endpointId: { not: null }, ...(status ? { status } : {}) };
   const [rows, total] = await Promise.all([
     db.webhookDelivery.findMany({
       where,

@@ -19,3 +19,21 @@ export function sealWebhookSecret(
 export function openWebhookSecret(endpointId: string, sealed: string, keys: SecretKeys): string {
   return decryptToken(sealed, decryptionKeys(keys), secretContext(endpointId));
 }
+
+function pushTokenContext(configRowId: string): string {
+  return `a2a-push:${configRowId}:token`;
+}
+
+/** Seals an A2A push config's token (ADR 0095), bound to its row. */
+export function sealPushToken(
+  configRowId: string,
+  token: string,
+  keys: Pick<SecretKeys, "encryption">,
+): string {
+  return encryptToken(token, keys.encryption, pushTokenContext(configRowId));
+}
+
+/** The push config's token, for the worker only. */
+export function openPushToken(configRowId: string, sealed: string, keys: SecretKeys): string {
+  return decryptToken(sealed, decryptionKeys(keys), pushTokenContext(configRowId));
+}

@@ -11,6 +11,11 @@ export function generateWebhookSecret(): string {
   return `${PREFIX}${randomBytes(24).toString("base64")}`;
 }
 
+/** The Standard Webhooks secret an A2A push is signed with: its client's token as the key (ADR 0095). */
+export function pushSigningSecret(token: string): string {
+  return `${PREFIX}${Buffer.from(token, "utf8").toString("base64")}`;
+}
+
 function keyOf(secret: string): Buffer {
   if (!secret.startsWith(PREFIX)) throw new Error("A webhook secret starts with whsec_");
   return Buffer.from(secret.slice(PREFIX.length), "base64");

@@ -1,6 +1,7 @@
 import { type BackoffPolicy, backoffDelayMs } from "toolnexus/backoff";
 import type { DbClient } from "@/lib/db/db-types";
 import {
+  type ClaimedWebhookDelivery,
   claimWebhookDeliveryById,
   listDueWebhookDeliveryIds,
   recordWebhookAttemptById,
@@ -9,7 +10,7 @@ import { createOutboundFetch } from "@/lib/http/outbound-fetch";
 import { logger } from "@/lib/log/logger";
 import { pollPasses } from "./polling-pass";
 import { type PostOutcome, postWebhook } from "./post-webhook";
-import { signWebhook } from "./webhook-signature";
+import { pushSigningSecret, signWebhook } from "./webhook-signature";
 
 export interface WebhookWorkerOptions {
   db: DbClient;
@@ -17,6 +18,8 @@ export interface WebhookWorkerOptions {
   instanceId: string;
   /** The endpoint's signing secret, from its sealed form. */
   openSecret: (endpointId: string, sealed: string) => string;
+  /** An A2A push config's token, from its sealed form (ADR 0095). */
+  openPushToken?: (configRowId: string, sealed: string) => string;
   /** TOOLNEXUS_OUTBOUND_ALLOW_PRIVATE: whether receivers on private addresses are reached (ADR 0056). */
   allowPrivate: boolean;
   /** Waits between failed attempts (ADR 0036). */
@@ -45,6 +48,22 @@ function failureText(outcome: PostOutcome): string {
 }
 
 /**
+ * The key a delivery is signed with, and what else it carries. An endpoint has its own secret; an
+ * A2A push config has its client's token, sent back as A2A asks (`X-A2A-Notification-Token`) and
+ * used as the signing key, so the client checks the signature with what it already holds.
+ */
+function signingOf(
+  target: ClaimedWebhookDelivery["target"],
+  openSecret: WebhookWorkerOptions["openSecret"],
+  openPushToken: WebhookWorkerOptions["openPushToken"],
+): { secret: string; extra: Record<string, string> } {
+  if (target.kind === "endpoint") return { secret: openSecret(target.id, target.secretEnc), extra: {} };
+  if (!openPushToken) throw new Error("this worker cannot open push tokens");
+  const token = openPushToken(target.id, target.tokenEnc);
+  return { secret: pushSigningSecret(token), extra: { "X-A2A-Notification-Token": token } };
+}
+
+/**
  * Sends the webhook outbox. Any number of app processes run one each: every attempt starts with
  * an atomic claim (lib/db/webhook-deliveries.ts), so each delivery is attempted by one process at
  * a time, and one whose process died is picked up again when its lease runs out. That is
@@ -56,6 +75,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     db,
     instanceId,
     openSecret,
+    openPushToken,
     allowPrivate,
     retry = DEFAULT_WEBHOOK_RETRY,
     maxAttempts = 10,
@@ -71,11 +91,12 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     if (!claimed) return false;
     let outcome: PostOutcome;
     try {
-      const secret = openSecret(claimed.endpoint.id, claimed.endpoint.secretEnc);
+      const { target } = claimed;
+      const { secret, extra } = signingOf(target, openSecret, openPushToken);
       const timestamp = Math.floor(Date.now() / 1000);
       outcome = await postWebhook({
         fetch,
-        url: claimed.endpoint.url,
+        url: target.url,
         body: claimed.body,
         timeoutMs,
         headers: {
@@ -84,6 +105,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           "webhook-id": claimed.messageId,
           "webhook-timestamp": String(timestamp),
           "webhook-signature": signWebhook({ secret, id: claimed.messageId, timestamp, body: claimed.body }),
+          ...extra,
         },
       });
     } catch {

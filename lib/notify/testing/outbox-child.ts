@@ -5,7 +5,7 @@
 // the delivery, or while an attempt waits for its response.
 import { createInterface } from "node:readline";
 import { createDb } from "@/lib/db/sql/client";
-import { openWebhookSecret } from "../webhook-secret";
+import { openPushToken, openWebhookSecret } from "../webhook-secret";
 import { createWebhookWorker } from "../webhook-worker";
 import { appendPending, requestView, testKeys } from "./announce";
 
@@ -18,6 +18,7 @@ const worker = createWebhookWorker({
   leaseMs: Number(process.env.LEASE_MS),
   pollMs: Number(process.env.POLL_MS),
   openSecret: (id, sealed) => openWebhookSecret(id, sealed, testKeys),
+  openPushToken: (id, sealed) => openPushToken(id, sealed, testKeys),
 });
 // One pass first, then `ready`: from then on the worker sends only after START_AFTER_MS, so a
 // test can commit an event and kill this process knowing no attempt can have been made.

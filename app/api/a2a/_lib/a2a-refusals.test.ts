@@ -166,7 +166,7 @@ describe("the A2A server's refusals", () => {
     expect(await counts()).toEqual(before);
   });
 
-  it("offers no push notifications yet, and says so", async () => {
+  it("answers a push config call for a task that is not the caller's as an unknown task", async () => {
     const { token } = await person();
     const call = {
       jsonrpc: "2.0",
@@ -176,8 +176,8 @@ describe("the A2A server's refusals", () => {
     };
     const refused = await post(token, JSON.stringify(call));
     expect(refused.body.error).toMatchObject({
-      code: -32003,
-      message: expect.stringMatching(/not offered yet/),
+      code: -32001,
+      message: expect.stringMatching(/No task "t" of yours/),
     });
   });
 

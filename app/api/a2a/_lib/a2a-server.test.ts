@@ -47,7 +47,7 @@ describe.each(["sqlite", "postgres"] as const)("the A2A server on %s", (provider
     expect(card).toMatchObject({
       name: "toolnexus",
       version: expect.any(String),
-      capabilities: { streaming: true },
+      capabilities: { streaming: true, pushNotifications: true },
       securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
       securityRequirements: [{ schemes: { bearer: { list: ["a2a"] } } }],
     });

@@ -24,7 +24,7 @@ export async function buildAgentCard({ db, baseUrl = appBaseUrl() }: { db: DbCli
     supportedInterfaces: duplicateInterfacesForLegacy([v1], ["JSONRPC"]),
     provider: undefined,
     version: APP_VERSION,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
     securitySchemes: {
       bearer: {
         scheme: {
@@ -69,7 +69,7 @@ export function legacyAgentCard(card: AgentCard): Record<string, unknown> {
     url: legacy?.url ?? card.supportedInterfaces[0]?.url,
     preferredTransport: "JSONRPC",
     version: card.version,
-    capabilities: { streaming: true, pushNotifications: false },
+    capabilities: { streaming: true, pushNotifications: true },
     securitySchemes: {
       bearer: { type: "http", scheme: "bearer", description: securityDescription(card) },
     },

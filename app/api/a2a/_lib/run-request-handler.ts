@@ -10,11 +10,9 @@ import type {
   StreamResponse,
   SubscribeToTaskRequest,
   Task,
-  TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import {
   ExtendedAgentCardNotConfiguredError,
-  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   UnsupportedOperationError,
@@ -31,6 +29,7 @@ import { readMessageIntent } from "./a2a-answer";
 import { guarded } from "./a2a-errors";
 import { followTask, loadOwnRows, loadOwnTask, settledTask, type TaskReader } from "./follow-task";
 import { listOwnTasks } from "./list-tasks";
+import { appPushServices, type PushServices, pushConfigMethods } from "./push-configs";
 import { isFinalState, stateName, taskOf } from "./task-view";
 
 // The app's agent behind the SDK's transports (ADR 0084). A task is a run: SendMessage starts one
@@ -45,6 +44,8 @@ export interface RunHandlerServices {
   card: AgentCard;
   /** Aborts when the HTTP client goes away: a blocking call or a stream stops following. */
   signal: AbortSignal;
+  /** Sealing push tokens and the address rule for push URLs (ADR 0095). */
+  push?: PushServices;
 }
 
 const TITLE_LENGTH = 60;
@@ -84,8 +85,18 @@ function requestToAnswer({ run, openRequests: open }: RunTaskRows, named: string
 }
 
 export function createRunRequestHandler(services: RunHandlerServices): A2ARequestHandler {
-  const { db, engine, caller, card, signal } = services;
+  const { db, engine, caller, card, signal, push = appPushServices() } = services;
   const reader: TaskReader = { db, engine, ownerId: caller.actor.id };
+  const { check: checkPushConfig, ...pushMethods } = pushConfigMethods(reader, push);
+
+  /** `act`, keeping the push config a message's configuration carries for its task (ADR 0095). */
+  async function actAndWatch(params: SendMessageRequest): Promise<string> {
+    const inline = params.configuration?.taskPushNotificationConfig;
+    if (inline) checkPushConfig(inline);
+    const taskId = await act(params);
+    if (inline) await pushMethods.createTaskPushNotificationConfig({ ...inline, taskId });
+    return taskId;
+  }
 
   /** Starts a run or answers the task's request; returns the task's id. */
   async function act(params: SendMessageRequest): Promise<string> {
@@ -171,12 +182,12 @@ export function createRunRequestHandler(services: RunHandlerServices): A2AReques
       throw new ExtendedAgentCardNotConfiguredError("This agent has no extended card.");
     },
     async sendMessage(params) {
-      const taskId = await act(params);
+      const taskId = await actAndWatch(params);
       if (params.configuration?.returnImmediately) return loadOwnTask(reader, taskId);
       return settledTask(reader, taskId, signal);
     },
     async *sendMessageStream(params) {
-      yield* stream(await act(params), "stop");
+      yield* stream(await actAndWatch(params), "stop");
     },
     async *resubscribe(params: SubscribeToTaskRequest) {
       yield* stream(params.id, "follow");
@@ -198,22 +209,6 @@ export function createRunRequestHandler(services: RunHandlerServices): A2AReques
       return rows ? taskOf(rows) : task;
     },
     listTasks: (params: ListTasksRequest): Promise<ListTasksResponse> => listOwnTasks(reader, params),
-    ...pushRefusals(),
+    ...pushMethods,
   });
-}
-
-function pushRefusals() {
-  const refuse = async (): Promise<never> => {
-    throw new PushNotificationNotSupportedError(
-      "Push notifications are not offered yet: follow a task by streaming or GetTask.",
-    );
-  };
-  return {
-    createTaskPushNotificationConfig: refuse as (
-      params: TaskPushNotificationConfig,
-    ) => Promise<TaskPushNotificationConfig>,
-    getTaskPushNotificationConfig: refuse,
-    listTaskPushNotificationConfigs: refuse,
-    deleteTaskPushNotificationConfig: refuse,
-  };
 }

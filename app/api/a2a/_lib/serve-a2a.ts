@@ -17,6 +17,7 @@ import type { Engine } from "@/lib/engine/engine-types";
 import { AppError, errorHeaders } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/request-body-check";
 import { A2A_SCOPE, buildAgentCard } from "./agent-card";
+import type { PushServices } from "./push-configs";
 import { createRunRequestHandler } from "./run-request-handler";
 
 // The A2A endpoint at /api/a2a (ADR 0084): the app's token check, rate limit and body limit, then
@@ -28,6 +29,8 @@ export interface A2AServices {
   engine: Engine;
   /** The card to serve; built from the app's tools when not given. */
   card?: AgentCard;
+  /** Push config sealing and address rule; the app's own when not given. */
+  push?: PushServices;
 }
 
 function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}) {

@@ -1,16 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { A2A_VERSION_HEADER, type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  A2A_VERSION_HEADER,
+  type Message,
+  Role,
+  type SendMessageConfiguration,
+  type Task,
+  TaskState,
+} from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { serveOverHttp } from "@/app/api/mcp/_lib/testing/serve-over-http";
 import type { DbClient } from "@/lib/db/db-types";
 import type { Engine } from "@/lib/engine/engine-types";
 import { agentCardJson, buildAgentCard } from "../agent-card";
+import type { PushServices } from "../push-configs";
 import { serveA2A } from "../serve-a2a";
 
 // The A2A server as the app serves it (the card and /api/a2a) on a real HTTP port, and the
 // official SDK's client talking to it.
 
-export async function serveA2AOverHttp(services: { db: DbClient; engine: Engine }) {
+export async function serveA2AOverHttp(services: { db: DbClient; engine: Engine; push?: PushServices }) {
   let base = "";
   const server = await serveOverHttp(async (request) => {
     const card = await buildAgentCard({ db: services.db, baseUrl: base });
@@ -63,7 +71,12 @@ export function send(
   ids: { taskId?: string; contextId?: string } = {},
   returnImmediately = false,
 ) {
-  const configuration = { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately };
+  const configuration: SendMessageConfiguration = {
+    acceptedOutputModes: [],
+    taskPushNotificationConfig: undefined,
+    returnImmediately,
+    historyLength: undefined,
+  };
   return { tenant: "", message: userMessage(parts, ids), configuration, metadata: undefined };
 }
 
