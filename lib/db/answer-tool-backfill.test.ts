@@ -13,18 +13,18 @@ describe.each(["sqlite", "postgres"] as const)("the answer tool migration on %s"
     let db = createDb({ url: temp.url });
     try {
       await migrateDatabase({ url: temp.url, before: MIGRATION });
-      // User and Thread did not change since this migration: the client can write them.
-      const user = await db.user.create({ data: { email: `backfill-${provider}@example.test` } });
-      const thread = await db.thread.create({ data: { userId: user.id, title: "old" } });
-      // The Run row is written by hand: the client knows Run's columns of today, which later
-      // migrations added, and this database does not have yet.
+      // Every row is written by hand: the client knows the columns of today, which later
+      // migrations added and this database does not have yet.
+      const user = { id: `user-backfill-${provider}` };
+      const thread = { id: `thread-backfill-${provider}` };
+      await db.$executeRaw`INSERT INTO "User" ("id", "email", "updatedAt") VALUES (${user.id}, ${`backfill-${provider}@example.test`}, ${new Date()})`;
+      await db.$executeRaw`INSERT INTO "Thread" ("id", "userId", "title", "updatedAt") VALUES (${thread.id}, ${user.id}, 'old', ${new Date()})`;
       const run = { id: `run-backfill-${provider}` };
       await db.$executeRaw`INSERT INTO "Run" ("id", "threadId", "userId", "model", "updatedAt") VALUES (${run.id}, ${thread.id}, ${user.id}, 'demo', ${new Date()})`;
       for (const [n, toolName] of [
         [1, "deploy"],
         [2, "refund"],
       ] as const) {
-        // Request gained columns after this migration too: its row is written by hand as well.
         const payload = JSON.stringify({ id: `pnd-${n}`, kind: "approval", prompt: `Old ${n}?` });
         if (provider === "postgres") {
           await db.$executeRaw`INSERT INTO "Request" ("id", "requestId", "runId", "threadId", "ownerId", "toolCallId", "toolName", "args", "kind", "prompt", "payload", "audience", "status", "updatedAt") VALUES (${`req-${n}`}, ${`pnd-${n}`}, ${run.id}, ${thread.id}, ${user.id}, ${`call-${n}`}, ${toolName}, '{}'::jsonb, 'approval', ${`Old ${n}?`}, ${payload}::jsonb, 'reviewers', 'answered', ${new Date()})`;

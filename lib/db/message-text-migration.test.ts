@@ -22,9 +22,12 @@ describe("the message text migration on postgres", () => {
       await migrateDatabase({ url: temp.url, before: migration });
       // Today's code writes the run's columns of today; those that later migrations add exist
       // only while it writes the run as it was parked, and are dropped before migrating on.
-      await db.$executeRawUnsafe(
-        `ALTER TABLE "Run" ADD COLUMN "answeredCallsStarted" BOOLEAN NOT NULL DEFAULT false`,
-      );
+      const later = [
+        `"Run" ADD COLUMN "answeredCallsStarted" BOOLEAN NOT NULL DEFAULT false`,
+        `"Run" ADD COLUMN "clientMessageId" TEXT`,
+        `"Thread" ADD COLUMN "contextKey" TEXT`,
+      ];
+      for (const change of later) await db.$executeRawUnsafe(`ALTER TABLE ${change}`);
       const { threadId, runId } = await createHeldRun(db, "me");
       const messages: Message[] = [
         { role: "user", content: "hello" },
@@ -45,7 +48,8 @@ describe("the message text migration on postgres", () => {
         checkpoint: version1Of(checkpoint) as unknown as Checkpoint,
         withMessages: true,
       });
-      await db.$executeRawUnsafe(`ALTER TABLE "Run" DROP COLUMN "answeredCallsStarted"`);
+      for (const change of later)
+        await db.$executeRawUnsafe(`ALTER TABLE ${change.replace(/ADD COLUMN (".*?").*/, "DROP COLUMN $1")}`);
       const { applied } = await migrateDatabase({ url: temp.url });
       // This one first, then whatever came after it.
       expect(applied[0]).toBe(migration);
