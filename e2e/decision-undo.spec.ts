@@ -73,6 +73,11 @@ test("Undo within the window leaves the request open: nothing ran and nothing ch
   const card = chat.requestCard("approval", prompt);
   await expect(card).toContainText("Waiting for a reviewer.");
 
+  // Everyone who looks is in place before the decision: the window is a few seconds long.
+  const sam = await signInAs("reviewer", "Sam");
+  const samInbox = new InboxPage(sam.page);
+  await samInbox.goto(`?q=${encodeURIComponent(`order ${series}-1`)}`);
+  await expect(samInbox.row(prompt)).toBeVisible();
   const rita = await signInAs("reviewer", "Rita");
   const inbox = new InboxPage(rita.page);
   await inbox.goto(`?q=${encodeURIComponent(`order ${series}-1`)}`);
@@ -85,10 +90,7 @@ test("Undo within the window leaves the request open: nothing ran and nothing ch
   await expect(undo).toBeVisible();
   await expectAccessible(rita.page);
 
-  // A colleague sees who is deciding, and the request still open.
-  const sam = await signInAs("reviewer", "Sam");
-  const samInbox = new InboxPage(sam.page);
-  await samInbox.goto(`?q=${encodeURIComponent(`order ${series}-1`)}`);
+  // A colleague, whose inbox was open before, sees who is deciding, and the request still open.
   await expect(samInbox.row(prompt)).toContainText("Rita is deciding…");
 
   await undo.click();
