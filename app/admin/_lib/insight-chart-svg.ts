@@ -25,7 +25,7 @@ function options(chart: InsightChart, figures: InsightFigures): Plot.PlotOptions
         y: { label: "minutes", grid: true },
         x: { label: null },
         marks: [
-          Plot.lineY(points, { x: "day", y: "minutes", stroke: "line", marker: "dot" }),
+          Plot.lineY(points, { x: "day", y: "minutes", stroke: "line", z: "line", marker: "dot" }),
           Plot.ruleY([0]),
         ],
       };
@@ -72,5 +72,11 @@ export function insightChartSvg(chart: InsightChart, figures: InsightFigures): s
   const plotOptions = options(chart, figures);
   if (!plotOptions) return undefined;
   const element = Plot.plot(plotOptions) as unknown as Element;
+  // Plot labels its mark groups (`<g aria-label="bar">`), which ARIA forbids on elements with
+  // no role; the page names the whole chart and its table carries the numbers.
+  for (const labelled of element.querySelectorAll("[aria-label], [aria-description]")) {
+    labelled.removeAttribute("aria-label");
+    labelled.removeAttribute("aria-description");
+  }
   return element.outerHTML;
 }
