@@ -25,13 +25,15 @@ function whereGroup(group: string) {
   return { audience: "group", audienceGroup: group };
 }
 
-/** The request-side condition for a scope and filters: one place, so every figure agrees. */
-function whereRequest(scope: InsightScope, filters: InsightFilters) {
+/**
+ * Who a request was addressed to, for a scope and a group filter: one place, so every figure
+ * agrees. The tool is filtered on each table's own column (answers carry it too, indexed).
+ */
+function whereAddressees(scope: InsightScope, group: string | undefined) {
   const and: object[] = [];
   if (scope.kind === "groups")
     and.push({ OR: [{ audience: "reviewers" }, { audience: "group", audienceGroup: { in: scope.slugs } }] });
-  if (filters.group) and.push(whereGroup(filters.group));
-  if (filters.tool) and.push({ toolName: filters.tool });
+  if (group) and.push(whereGroup(group));
   return { AND: and };
 }
 
@@ -53,13 +55,15 @@ export async function loadInsights({
   now: Date;
 }): Promise<InsightFigures> {
   const since = periodStart(now, filters.days);
-  const request = whereRequest(scope, filters);
+  const addressees = whereAddressees(scope, filters.group);
+  const request = { ...addressees, ...(filters.tool ? { toolName: filters.tool } : {}) };
   const [answers, expired, open] = await Promise.all([
     db.answer.findMany({
       where: {
         createdAt: { gte: since, lte: now },
         ...(filters.tool ? { toolName: filters.tool } : {}),
-        request,
+        // An admin's unfiltered view needs no condition on the request (and no join for it).
+        ...(addressees.AND.length > 0 ? { request: addressees } : {}),
       },
       select: {
         createdAt: true,
@@ -117,7 +121,7 @@ export async function listInsightChoices({
 }): Promise<{ tools: string[]; groups: string[] }> {
   const [tools, groups] = await Promise.all([
     db.request.findMany({
-      where: whereRequest(scope, { days: 7, tool: undefined, group: undefined }),
+      where: whereAddressees(scope, undefined),
       distinct: ["toolName"],
       select: { toolName: true },
       orderBy: { toolName: "asc" },
