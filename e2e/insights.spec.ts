@@ -67,7 +67,7 @@ test("insights draw each chart with its data table and CSV, on a phone too, and 
     await expect(
       panel(name)
         .getByRole("img", { name: `${name}, chart` })
-        .locator("svg"),
+        .locator("svg[viewBox]"),
     ).toBeVisible();
   }
   // p50 and p90 of 10, 20 and 30 minutes: the 2nd and the 3rd.
@@ -89,7 +89,7 @@ test("insights draw each chart with its data table and CSV, on a phone too, and 
   await expectAccessible(page);
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(panel("Open requests by age").locator("svg")).toBeVisible();
+  await expect(panel("Open requests by age").locator("svg[viewBox]")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   await page.goto("/admin/insights?days=365");

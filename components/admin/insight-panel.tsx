@@ -37,7 +37,9 @@ export function InsightPanel({
       ) : (
         <details open={!svg}>
           <summary>Data table</summary>
-          <div className="admin-table-wrap">
+          {/* Focusable, so a keyboard can scroll a table wider than a phone. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable */}
+          <section className="admin-table-wrap" tabIndex={0} aria-label={`${table.title}, data table`}>
             <table className="admin-table">
               <caption className="visually-hidden">{table.title}</caption>
               <thead>
@@ -65,7 +67,7 @@ export function InsightPanel({
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </details>
       )}
       <p>

@@ -47,11 +47,13 @@ export default async function InsightsPage({ searchParams }: { searchParams: Sea
           : "How requests for your groups and for any reviewer are answered."}
       </p>
       {problems.length > 0 && (
-        <ul className="admin-cell-error" role="alert" aria-label="Filter problems">
-          {problems.map((problem) => (
-            <li key={problem.field}>{problem.message}</li>
-          ))}
-        </ul>
+        <div role="alert" aria-label="Filter problems" className="admin-cell-error">
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem.field}>{problem.message}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <form method="get" action="/admin/insights" className="inbox-filters" aria-label="Filter insights">
         <label>
