@@ -2,6 +2,7 @@ import type { BenchSection } from "./bench-section";
 import { durableParkResumeSection } from "./durable-park-resume-section";
 import { historySection } from "./history-section";
 import { inboxAtScaleSection } from "./inbox-at-scale-section";
+import { insightsSection } from "./insights-section";
 import { langgraphSection } from "./langgraph-section";
 import { loopOverheadSection } from "./loop-overhead-section";
 import { mcpSection } from "./mcp-section";
@@ -23,6 +24,7 @@ export const sections: BenchSection[] = [
   memoryParkedSection,
   parkedRunsSection,
   inboxAtScaleSection,
+  insightsSection,
   sseStreamsSection,
   mcpSection,
   mcpWaitingSection,

@@ -37,7 +37,7 @@ export function AppNav({
           <InboxCountProvider initial={inboxCount ?? 0}>
             <WaitingLink />
             <Disclosure label="Menu" className="app-menu" toggleClassName="app-menu-toggle">
-              <NavLinks admin={hasRole(user.role, "admin")} />
+              <NavLinks admin={hasRole(user.role, "admin")} reviewer={hasRole(user.role, "reviewer")} />
               <div className="app-account">
                 <ModelBadge model={model} />
                 <span data-testid="signed-in-user">

@@ -12,14 +12,16 @@ const LINKS = [
 ] as const;
 
 const ADMIN_LINK = { href: "/admin/users", label: "Admin", section: "/admin" } as const;
+// Reviewers who are not admins reach the one admin page that is theirs too (scoped to their groups).
+const INSIGHTS_LINK = { href: "/admin/insights", label: "Insights", section: "/admin/insights" } as const;
 
 /**
- * `admin` adds the Admin entry; the admin pages refuse everyone else by themselves. The Inbox
+ * `admin` adds the Admin entry, `reviewer` (without admin) the Insights one; the admin pages refuse everyone else by themselves. The Inbox
  * entry shows how many requests wait, live, inside an `InboxCountProvider`.
  */
-export function NavLinks({ admin }: { admin: boolean }) {
+export function NavLinks({ admin, reviewer = false }: { admin: boolean; reviewer?: boolean }) {
   const pathname = usePathname();
-  const links = admin ? [...LINKS, ADMIN_LINK] : LINKS;
+  const links = admin ? [...LINKS, ADMIN_LINK] : reviewer ? [...LINKS, INSIGHTS_LINK] : LINKS;
   return (
     <ul className="app-links">
       {links.map((link) => {

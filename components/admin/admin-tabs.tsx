@@ -8,6 +8,7 @@ const TABS = [
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/tokens", label: "API tokens" },
   { href: "/admin/audit", label: "Audit" },
+  { href: "/admin/insights", label: "Insights" },
 ] as const;
 
 /** The admin section's own navigation, under its page title. */

@@ -1,0 +1,186 @@
+// How the inbox is doing, as figures: the pure arithmetic behind /admin/insights. Storage reads
+// the rows (lib/db/insights.ts); this turns them into the numbers every chart, table and CSV
+// shows, so each figure is computed once.
+
+/** The page's charts, in page order; each has a table and a CSV download of the same figures. */
+export const INSIGHT_CHARTS = ["by-tool", "by-group", "open-by-age", "expiries", "rates", "slowest"] as const;
+export type InsightChart = (typeof INSIGHT_CHARTS)[number];
+
+export interface InsightTable {
+  title: string;
+  columns: string[];
+  rows: (string | number)[][];
+}
+
+export const INSIGHT_PERIODS = [7, 30, 90] as const;
+export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
+
+/** A request's addressees as insights group them: a group's slug, or one of two pools. */
+export const ANY_REVIEWER_GROUP = "*any";
+export const OWNER_GROUP = "*owner";
+
+/** Whose requests a viewer may see: admins all of them, reviewers their groups' and the pool's. */
+export type InsightScope = { kind: "all" } | { kind: "groups"; slugs: string[] };
+
+export type InsightFilters = { days: InsightPeriod; tool: string | undefined; group: string | undefined };
+
+/** One answered request: when it was asked and answered, for which tool and addressees. */
+export interface AnsweredRow {
+  tool: string;
+  group: string;
+  askedAt: Date;
+  answeredAt: Date;
+  ok: boolean;
+}
+
+export interface OpenRow {
+  id: string;
+  tool: string;
+  group: string;
+  prompt: string;
+  askedAt: Date;
+}
+
+export const AGE_BUCKETS = [
+  { label: "under 1 hour", maxMinutes: 60 },
+  { label: "1 to 4 hours", maxMinutes: 4 * 60 },
+  { label: "4 to 24 hours", maxMinutes: 24 * 60 },
+  { label: "1 to 3 days", maxMinutes: 3 * 24 * 60 },
+  { label: "over 3 days", maxMinutes: Number.POSITIVE_INFINITY },
+] as const;
+
+export interface AnswerTimePoint {
+  day: string;
+  series: string;
+  answers: number;
+  p50Minutes: number;
+  p90Minutes: number;
+}
+
+export interface InsightFigures {
+  byTool: AnswerTimePoint[];
+  byGroup: AnswerTimePoint[];
+  openByAge: { bucket: string; open: number }[];
+  /** Expired requests per day, every day of the period (zeros included). */
+  expiriesPerDay: { day: string; expired: number }[];
+  /**
+   * Escalations per day: escalation ladders do not record their steps yet, so there is nothing
+   * to count; this becomes a list like `expiriesPerDay` once they do.
+   */
+  escalationsPerDay: "not-recorded";
+  ratesByTool: { tool: string; answers: number; approved: number; declined: number; approvedShare: number }[];
+  slowestOpen: (OpenRow & { ageMinutes: number })[];
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** The nearest-rank percentile of ascending values: the smallest value with p of them at or below. */
+export function nearestRank(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.max(1, Math.ceil(p * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The period's first instant: midnight UTC, `days - 1` days before today. */
+export function periodStart(now: Date, days: number): Date {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - (days - 1) * DAY_MS);
+}
+
+function periodDays(now: Date, days: number): string[] {
+  const start = periodStart(now, days).getTime();
+  return Array.from({ length: days }, (_, index) => utcDay(new Date(start + index * DAY_MS)));
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+function answerTimes(rows: AnsweredRow[], seriesOf: (row: AnsweredRow) => string): AnswerTimePoint[] {
+  const buckets = new Map<string, number[]>();
+  for (const row of rows) {
+    const key = `${utcDay(row.answeredAt)}\u0000${seriesOf(row)}`;
+    const minutes = (row.answeredAt.getTime() - row.askedAt.getTime()) / 60_000;
+    const list = buckets.get(key);
+    if (list) list.push(minutes);
+    else buckets.set(key, [minutes]);
+  }
+  return [...buckets.entries()]
+    .map(([key, minutes]) => {
+      const [day, series] = key.split("\u0000") as [string, string];
+      minutes.sort((a, b) => a - b);
+      return {
+        day,
+        series,
+        answers: minutes.length,
+        p50Minutes: round1(nearestRank(minutes, 0.5)),
+        p90Minutes: round1(nearestRank(minutes, 0.9)),
+      };
+    })
+    .sort((a, b) => a.day.localeCompare(b.day) || a.series.localeCompare(b.series));
+}
+
+/** Every figure of the page from the rows storage read for one filter set. */
+export function computeInsights({
+  now,
+  days,
+  answered,
+  expiredAt,
+  open,
+  slowestCount = 10,
+}: {
+  now: Date;
+  days: number;
+  answered: AnsweredRow[];
+  expiredAt: Date[];
+  open: OpenRow[];
+  slowestCount?: number;
+}): InsightFigures {
+  const perDay = new Map(periodDays(now, days).map((day) => [day, 0]));
+  for (const at of expiredAt) {
+    const day = utcDay(at);
+    if (perDay.has(day)) perDay.set(day, (perDay.get(day) ?? 0) + 1);
+  }
+  const rates = new Map<string, { approved: number; declined: number }>();
+  for (const row of answered) {
+    const rate = rates.get(row.tool) ?? { approved: 0, declined: 0 };
+    if (row.ok) rate.approved += 1;
+    else rate.declined += 1;
+    rates.set(row.tool, rate);
+  }
+  const ageMinutes = (row: OpenRow) => Math.floor((now.getTime() - row.askedAt.getTime()) / 60_000);
+  const openByAge = AGE_BUCKETS.map((bucket) => ({ bucket: bucket.label, open: 0 }));
+  for (const row of open) {
+    const index = AGE_BUCKETS.findIndex((bucket) => ageMinutes(row) < bucket.maxMinutes);
+    (openByAge[index] as { open: number }).open += 1;
+  }
+  return {
+    byTool: answerTimes(answered, (row) => row.tool),
+    byGroup: answerTimes(answered, (row) => row.group),
+    openByAge,
+    expiriesPerDay: [...perDay.entries()].map(([day, expired]) => ({ day, expired })),
+    escalationsPerDay: "not-recorded",
+    ratesByTool: [...rates.entries()]
+      .map(([tool, { approved, declined }]) => ({
+        tool,
+        answers: approved + declined,
+        approved,
+        declined,
+        approvedShare: round1((approved / (approved + declined)) * 100),
+      }))
+      .sort((a, b) => a.tool.localeCompare(b.tool)),
+    slowestOpen: [...open]
+      .sort((a, b) => a.askedAt.getTime() - b.askedAt.getTime())
+      .slice(0, slowestCount)
+      .map((row) => ({ ...row, ageMinutes: ageMinutes(row) })),
+  };
+}
+
+/** How a group key reads on the page. */
+export function groupLabel(group: string): string {
+  if (group === ANY_REVIEWER_GROUP) return "any reviewer";
+  if (group === OWNER_GROUP) return "the asker";
+  return group;
+}
