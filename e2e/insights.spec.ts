@@ -63,7 +63,7 @@ test("insights draw each chart with its data table and CSV, on a phone too, and 
   await expect(page).toHaveURL(new RegExp(`days=7&tool=${tool}`));
 
   const panel = (name: string) => page.getByRole("region", { name });
-  for (const name of ["Time to answer by tool", "Open requests by age", "Expiries per day"]) {
+  for (const name of ["Time to answer by tool", "Open requests by age", "Escalations and expiries per day"]) {
     await expect(
       panel(name)
         .getByRole("img", { name: `${name}, chart` })

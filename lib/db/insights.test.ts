@@ -19,7 +19,7 @@ type Seed = {
 };
 
 let counter = 0;
-async function seed(db: TestDatabase["db"], row: Seed) {
+async function seed(db: TestDatabase["db"], row: Seed): Promise<string> {
   counter += 1;
   const id = `r${counter}`;
   const thread = await db.thread.create({ data: { userId: "u-owner", kind: "request" } });
@@ -52,6 +52,22 @@ async function seed(db: TestDatabase["db"], row: Seed) {
         createdAt: new Date(row.askedAt.getTime() + row.answer.afterMinutes * 60_000),
       },
     });
+  return id;
+}
+
+/** One step of a request's ladder, fired at `firedAt` (null: not yet). */
+async function step(
+  db: TestDatabase["db"],
+  requestRowId: string,
+  kind: "add" | "remind",
+  firedAt: Date | null,
+) {
+  const position = await db.requestEscalationStep.count({ where: { requestRowId } });
+  const action = kind === "add" ? { add: "leads" } : "remind";
+  const dueAt = firedAt ?? NOW;
+  await db.requestEscalationStep.create({
+    data: { requestRowId, position, after: "15m", kind, action, dueAt, firedAt },
+  });
 }
 
 const answered = (tool: string, to: string, askedAt: Date, afterMinutes: number, ok = true): Seed => ({
@@ -83,9 +99,22 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
     for (const expiresAt of [at(5, 10), at(5, 11), at(10, 9)])
       await seed(db, { tool: "deploy", to: "sre", askedAt: at(4, 1), status: "expired", expiresAt });
     await seed(db, { tool: "email", to: "ops", askedAt: at(5, 1), status: "expired", expiresAt: at(6, 1) });
-    await seed(db, { tool: "email", to: "ops", askedAt: at(1, 1), status: "expired", expiresAt: at(2, 1) });
-    await seed(db, { tool: "deploy", to: "sre", askedAt: at(10, 11, 30), status: "open" });
-    await seed(db, { tool: "email", to: "ops", askedAt: at(10, 10), status: "open" });
+    const old = await seed(db, {
+      tool: "email",
+      to: "ops",
+      askedAt: at(1, 1),
+      status: "expired",
+      expiresAt: at(2, 1),
+    });
+    const sreOpen = await seed(db, { tool: "deploy", to: "sre", askedAt: at(10, 11, 30), status: "open" });
+    const opsOpen = await seed(db, { tool: "email", to: "ops", askedAt: at(10, 10), status: "open" });
+    // Escalations: steps that added people, fired in the period. A reminder, a step not yet
+    // fired and one fired before the period count nowhere.
+    await step(db, sreOpen, "add", at(10, 11, 45));
+    await step(db, opsOpen, "remind", at(10, 10, 15));
+    await step(db, opsOpen, "add", at(10, 10, 30));
+    await step(db, opsOpen, "add", null);
+    await step(db, old, "add", at(1, 2));
     await seed(db, { tool: "email", to: "owner", askedAt: at(10, 2), status: "open" });
     await seed(db, { tool: "deploy", to: "fin", askedAt: at(8, 12), status: "open" });
     await seed(db, { tool: "deploy", to: "reviewers", askedAt: at(5, 12), status: "open" });
@@ -110,7 +139,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
     ]);
   });
 
-  it("counts approve and decline rates per tool, open requests by age, and expiries per day", async () => {
+  it("counts approve and decline rates per tool, open requests by age, escalations and expiries per day", async () => {
     const figures = await loadInsights({ db: database.db, scope: ALL, filters: WEEK, now: NOW });
     expect(figures.ratesByTool).toEqual([
       { tool: "deploy", answers: 5, approved: 4, declined: 1, approvedShare: 80 },
@@ -126,6 +155,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
       { day: "2030-01-09", expired: 0 },
       { day: "2030-01-10", expired: 1 },
     ]);
+    expect(figures.escalationsPerDay.map((row) => row.escalated)).toEqual([0, 0, 0, 0, 0, 0, 2]);
     expect(figures.slowestOpen.map((row) => [row.tool, row.group, row.ageMinutes])).toEqual([
       ["deploy", "*any", 5 * 24 * 60],
       ["deploy", "fin", 2 * 24 * 60],
@@ -143,6 +173,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
     ]);
     expect(figures.openByAge.map((row) => row.open)).toEqual([1, 0, 0, 0, 1]);
     expect(figures.expiriesPerDay.map((row) => row.expired)).toEqual([0, 2, 0, 0, 0, 0, 1]);
+    expect(figures.escalationsPerDay.map((row) => row.escalated)).toEqual([0, 0, 0, 0, 0, 0, 1]);
     const choices = await listInsightChoices({ db: database.db, scope: SRE });
     expect(choices.groups).toEqual(["*any", "sre"]);
     expect((await listInsightChoices({ db: database.db, scope: ALL })).groups).toEqual([

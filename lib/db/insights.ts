@@ -57,7 +57,7 @@ export async function loadInsights({
   const since = periodStart(now, filters.days);
   const addressees = whereAddressees(scope, filters.group);
   const request = { ...addressees, ...(filters.tool ? { toolName: filters.tool } : {}) };
-  const [answers, expired, open] = await Promise.all([
+  const [answers, expired, escalated, open] = await Promise.all([
     db.answer.findMany({
       where: {
         createdAt: { gte: since, lte: now },
@@ -74,6 +74,11 @@ export async function loadInsights({
     db.request.findMany({
       where: { status: "expired", expiresAt: { gte: since, lte: now }, ...request },
       select: { expiresAt: true },
+    }),
+    // Steps that widened who is asked, by the sweep's (firedAt, dueAt) index.
+    db.requestEscalationStep.findMany({
+      where: { kind: "add", firedAt: { gte: since, lte: now }, request },
+      select: { firedAt: true },
     }),
     db.request.findMany({
       where: { status: "open", ...request },
@@ -107,6 +112,7 @@ export async function loadInsights({
     days: filters.days,
     answered,
     expiredAt: expired.flatMap((row) => (row.expiresAt ? [row.expiresAt] : [])),
+    escalatedAt: escalated.flatMap((row) => (row.firedAt ? [row.firedAt] : [])),
     open: openRows,
   });
 }

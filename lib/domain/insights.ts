@@ -63,11 +63,8 @@ export interface InsightFigures {
   openByAge: { bucket: string; open: number }[];
   /** Expired requests per day, every day of the period (zeros included). */
   expiriesPerDay: { day: string; expired: number }[];
-  /**
-   * Escalations per day: escalation ladders do not record their steps yet, so there is nothing
-   * to count; this becomes a list like `expiriesPerDay` once they do.
-   */
-  escalationsPerDay: "not-recorded";
+  /** Escalation steps that widened who is asked (ADR 0093), per day, every day of the period. */
+  escalationsPerDay: { day: string; escalated: number }[];
   ratesByTool: { tool: string; answers: number; approved: number; declined: number; approvedShare: number }[];
   slowestOpen: (OpenRow & { ageMinutes: number })[];
 }
@@ -122,12 +119,23 @@ function answerTimes(rows: AnsweredRow[], seriesOf: (row: AnsweredRow) => string
     .sort((a, b) => a.day.localeCompare(b.day) || a.series.localeCompare(b.series));
 }
 
+/** How many of `times` fell on each day of the period, zeros included. */
+function countPerDay(now: Date, days: number, times: Date[]): Map<string, number> {
+  const perDay = new Map(periodDays(now, days).map((day) => [day, 0]));
+  for (const at of times) {
+    const day = utcDay(at);
+    if (perDay.has(day)) perDay.set(day, (perDay.get(day) ?? 0) + 1);
+  }
+  return perDay;
+}
+
 /** Every figure of the page from the rows storage read for one filter set. */
 export function computeInsights({
   now,
   days,
   answered,
   expiredAt,
+  escalatedAt = [],
   open,
   slowestCount = 10,
 }: {
@@ -135,14 +143,12 @@ export function computeInsights({
   days: number;
   answered: AnsweredRow[];
   expiredAt: Date[];
+  escalatedAt?: Date[];
   open: OpenRow[];
   slowestCount?: number;
 }): InsightFigures {
-  const perDay = new Map(periodDays(now, days).map((day) => [day, 0]));
-  for (const at of expiredAt) {
-    const day = utcDay(at);
-    if (perDay.has(day)) perDay.set(day, (perDay.get(day) ?? 0) + 1);
-  }
+  const perDay = countPerDay(now, days, expiredAt);
+  const escalated = countPerDay(now, days, escalatedAt);
   const rates = new Map<string, { approved: number; declined: number }>();
   for (const row of answered) {
     const rate = rates.get(row.tool) ?? { approved: 0, declined: 0 };
@@ -161,7 +167,7 @@ export function computeInsights({
     byGroup: answerTimes(answered, (row) => row.group),
     openByAge,
     expiriesPerDay: [...perDay.entries()].map(([day, expired]) => ({ day, expired })),
-    escalationsPerDay: "not-recorded",
+    escalationsPerDay: [...escalated.entries()].map(([day, count]) => ({ day, escalated: count })),
     ratesByTool: [...rates.entries()]
       .map(([tool, { approved, declined }]) => ({
         tool,

@@ -27,9 +27,10 @@ describe("insightChartSvg", () => {
         expect(svg).not.toContain("\u26a0");
       }
     }
-    // One bar per age bucket, one per day of the period.
+    // One bar per age bucket; per day of the period two stacked (escalated, expired), and the
+    // legend's two swatches.
     expect(insightChartSvg("open-by-age", figures)?.match(/<rect/g)).toHaveLength(5);
-    expect(insightChartSvg("expiries", figures)?.match(/<rect/g)).toHaveLength(7);
+    expect(insightChartSvg("expiries", figures)?.match(/<rect/g)).toHaveLength(7 * 2 + 2);
     expect(insightChartSvg("by-group", figures)).toContain("any reviewer p90");
   });
 

@@ -37,16 +37,20 @@ function options(chart: InsightChart, figures: InsightFigures): Plot.PlotOptions
         y: { label: "open", grid: true },
         marks: [Plot.barY(figures.openByAge, { x: "bucket", y: "open", fill: "#2f6fb3" }), Plot.ruleY([0])],
       };
-    case "expiries":
+    case "expiries": {
+      // Escalated and expired stacked per day: what waited too long, and how it ended up.
+      const rows = figures.expiriesPerDay.flatMap((row, at) => [
+        { day: row.day, what: "escalated", count: figures.escalationsPerDay[at]?.escalated ?? 0 },
+        { day: row.day, what: "expired", count: row.expired },
+      ]);
       return {
         ...base,
+        color: { legend: true, domain: ["escalated", "expired"], range: ["#6b4fa3", "#a3501e"] },
         x: { label: null, type: "band", tickFormat: (d: string) => d.slice(5) },
-        y: { label: "expired", grid: true },
-        marks: [
-          Plot.barY(figures.expiriesPerDay, { x: "day", y: "expired", fill: "#a3501e" }),
-          Plot.ruleY([0]),
-        ],
+        y: { label: "requests", grid: true },
+        marks: [Plot.barY(rows, { x: "day", y: "count", fill: "what" }), Plot.ruleY([0])],
       };
+    }
     case "rates": {
       if (figures.ratesByTool.length === 0) return undefined;
       const rows = figures.ratesByTool.flatMap((r) => [

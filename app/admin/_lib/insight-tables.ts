@@ -30,9 +30,13 @@ export function insightTable(chart: InsightChart, figures: InsightFigures): Insi
       };
     case "expiries":
       return {
-        title: "Expiries per day",
-        columns: ["Day", "Expired"],
-        rows: figures.expiriesPerDay.map((row) => [row.day, row.expired]),
+        title: "Escalations and expiries per day",
+        columns: ["Day", "Escalated", "Expired"],
+        rows: figures.expiriesPerDay.map((row, at) => [
+          row.day,
+          figures.escalationsPerDay[at]?.escalated ?? 0,
+          row.expired,
+        ]),
       };
     case "rates":
       return {

@@ -19,7 +19,7 @@ const NOTES: Partial<Record<(typeof INSIGHT_CHARTS)[number], string>> = {
   "by-tool": "Median (p50) and 90th percentile (p90) of the time from asking to answer, per day of answer.",
   "by-group": "The same, by who the request was addressed to.",
   expiries:
-    "Requests that expired unanswered. Escalations will show here once escalation steps are recorded.",
+    "Escalation steps that asked more people (per day they fired), and requests that expired unanswered.",
   "open-by-age": "Requests waiting now, by how long they have waited (the period does not apply).",
   slowest: "The ten requests that have waited longest, oldest first.",
 };
