@@ -6,7 +6,8 @@ import { RequestPage } from "./pages/request-page";
 
 // Email through the project's mail catcher, which the harness runs next to the app: the
 // reviewer's mail links to the request, the link opens it for them and for nobody who may not
-// answer it, and a reviewer who chose "Off" at /settings gets none.
+// answer it, and a reviewer who chose "Off" at /settings gets none. The asker, who chose to hear
+// of decisions, is mailed that the reviewer approved it.
 
 const PROMPT = "Approve deploying web v1.4 to production?";
 
@@ -26,6 +27,14 @@ test("a reviewer's email about a new approval opens it for them, not for someone
 
   const reviewer = await signInAs("reviewer");
   const user = await signInAs("user");
+  await user.page.goto("/settings");
+  await user.page.getByRole("checkbox", { name: "E-mail me when a request I asked is decided" }).check();
+  await user.page.getByRole("button", { name: "Save email setting" }).click();
+  await expect(user.page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  await user.page.reload();
+  await expect(
+    user.page.getByRole("checkbox", { name: "E-mail me when a request I asked is decided" }),
+  ).toBeChecked();
   const chat = new ChatPage(user.page);
   await chat.startNewChat();
   await chat.say("deploy v1.4 to production");
@@ -47,6 +56,8 @@ test("a reviewer's email about a new approval opens it for them, not for someone
   await link.click();
   await new RequestPage(reviewer.page).expectPrompt(PROMPT);
   await expect(new RequestPage(reviewer.page).form.approve).toBeVisible();
+  await new RequestPage(reviewer.page).form.approve.click();
+  await new RequestPage(reviewer.page).form.expectReadOnly("Approved");
 
   // The same link, opened by someone who may not answer the request, shows nothing of it:
   // they are told it does not exist, as for any unknown id.
@@ -67,4 +78,14 @@ test("a reviewer's email about a new approval opens it for them, not for someone
     expect(name.startsWith(`Mail to ${reviewer.user.email}:`)).toBe(true);
   }
   await expect(mail).toHaveCount(1);
+
+  // The asker hears that it was decided, and by whom; once.
+  const decided = user.page.getByRole("listitem", {
+    name: `Mail to ${user.user.email}: Your request was approved: “${PROMPT}”`,
+  });
+  await expect(async () => {
+    await user.page.goto("/demo/mail");
+    await expect(decided).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(decided).toContainText(`was approved by ${reviewer.user.name}`);
 });

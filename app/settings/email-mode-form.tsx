@@ -11,8 +11,17 @@ const CHOICES: { mode: EmailMode; label: string }[] = [
 ];
 
 /** The person's email setting; saved on Save, and the page says so or says why not. */
-export function EmailModeForm({ mode, digestMinutes }: { mode: EmailMode; digestMinutes: number | null }) {
+export function EmailModeForm({
+  mode,
+  whenDecided,
+  digestMinutes,
+}: {
+  mode: EmailMode;
+  whenDecided: boolean;
+  digestMinutes: number | null;
+}) {
   const [chosen, setChosen] = useState<EmailMode>(mode);
+  const [decided, setDecided] = useState(whenDecided);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
 
@@ -20,7 +29,7 @@ export function EmailModeForm({ mode, digestMinutes }: { mode: EmailMode; digest
     event.preventDefault();
     setBusy(true);
     setOutcome(null);
-    const result = await setEmailModeAction({ mode: chosen }).catch(() => null);
+    const result = await setEmailModeAction({ mode: chosen, whenDecided: decided }).catch(() => null);
     setBusy(false);
     if (!result) return setOutcome({ ok: false, text: "The setting could not be saved. Please try again." });
     if (!result.ok) return setOutcome({ ok: false, text: result.error.message });
@@ -47,6 +56,16 @@ export function EmailModeForm({ mode, digestMinutes }: { mode: EmailMode; digest
           </label>
         ))}
       </fieldset>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="emailWhenDecided"
+          checked={decided}
+          disabled={busy}
+          onChange={(event) => setDecided(event.target.checked)}
+        />{" "}
+        E-mail me when a request I asked is decided
+      </label>
       <div>
         <button type="submit" className="button" disabled={busy}>
           Save email setting

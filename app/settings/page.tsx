@@ -3,6 +3,7 @@ import Link from "next/link";
 import { RoleBadge } from "@/components/role-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
 import { requirePageUser } from "@/lib/auth/guards";
+import { getEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
 import { getEmailModeByUser } from "@/lib/db/mail-notices";
 import { getDb } from "@/lib/db/sql/client";
 import { readMailSettings } from "@/lib/notify/mail-config";
@@ -13,7 +14,10 @@ export const metadata: Metadata = { title: "Settings · toolnexus" };
 export default async function SettingsPage() {
   const user = await requirePageUser("/settings");
   const model = describeModel(readModelConfig());
-  const emailMode = await getEmailModeByUser({ db: getDb(), userId: user.id });
+  const [emailMode, whenDecided] = await Promise.all([
+    getEmailModeByUser({ db: getDb(), userId: user.id }),
+    getEmailWhenDecidedByUser({ db: getDb(), userId: user.id }),
+  ]);
   const mail = readMailSettings();
 
   return (
@@ -53,6 +57,7 @@ export default async function SettingsPage() {
         )}
         <EmailModeForm
           mode={emailMode}
+          whenDecided={whenDecided}
           digestMinutes={mail ? Math.round(mail.digestWindowMs / 60_000) : null}
         />
       </section>

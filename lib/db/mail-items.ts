@@ -1,6 +1,7 @@
 import "server-only";
 import type { RequestOrigin } from "@/lib/domain/request-origin";
 import type { DbClient } from "./db-types";
+import { DECIDED_STEP } from "./decided-mail";
 import { listRequestOriginsByIds } from "./request-origins";
 
 /** What is due to be mailed now: single requests by item, digests by person. */
@@ -46,10 +47,13 @@ export async function claimMailBatch({
 }
 
 export interface MailBatch {
+  batchId: string;
   user: { id: string; email: string; name: string | null };
   items: {
     id: string;
     attempts: number;
+    /** The mail to the asker that their request was decided, not a request to answer. */
+    decided: boolean;
     request: {
       id: string;
       kind: string;
@@ -101,6 +105,7 @@ export async function getMailBatch({
   const stepKinds = new Map(steps.map((step) => [step.id, step.kind]));
   const byId = new Map(requests.map((request) => [request.id, request]));
   return {
+    batchId,
     user: { id: user?.id ?? items[0]!.userId, email: user?.email ?? "", name: user?.name ?? null },
     items: items.flatMap((item) => {
       const request = byId.get(item.requestRowId);
@@ -109,16 +114,19 @@ export async function getMailBatch({
             {
               id: item.id,
               attempts: item.attempts,
+              decided: item.stepId === DECIDED_STEP,
               request: {
                 ...request,
                 open: request.status === "open",
                 // A mail an escalation step sent says so (ADR 0093).
                 escalation:
-                  stepKinds.get(item.stepId) === "add"
-                    ? ("escalated" as const)
-                    : item.stepId !== ""
-                      ? ("reminder" as const)
-                      : null,
+                  item.stepId === DECIDED_STEP
+                    ? null
+                    : stepKinds.get(item.stepId) === "add"
+                      ? ("escalated" as const)
+                      : item.stepId !== ""
+                        ? ("reminder" as const)
+                        : null,
                 origin: origins.get(request.id) ?? { via: "chat" as const, ownerName: "someone" },
               },
             },

@@ -3,6 +3,7 @@ import type { ThreadEvent } from "@/lib/domain/events";
 import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import type { DbClient, DbTx } from "./db-types";
+import { decidedNoticeSql, resolvedEventsOf } from "./decided-mail";
 import { listAddedAddressees } from "./escalation-steps";
 import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./sql/hot-sql";
 import { newRowId } from "./sql/row-id";
@@ -22,6 +23,10 @@ export async function enqueueMailNoticesForEvents({
   /** Request rows created in this transaction, which cannot have a notice yet. */
   opened?: ReadonlySet<string>;
 }) {
+  const hot = hotSqlOf(tx);
+  // A decided request's asker, when they chose to hear of it (one statement per resolution).
+  for (const event of resolvedEventsOf(events))
+    await hot.execute(decidedNoticeSql(event, new Date(event.createdAt)));
   const ids = [
     ...new Set(
       events.flatMap((event) =>
@@ -33,7 +38,6 @@ export async function enqueueMailNoticesForEvents({
   ];
   if (ids.length === 0) return;
   const toCheck = ids.filter((id) => !opened.has(id));
-  const hot = hotSqlOf(tx);
   const known =
     toCheck.length === 0
       ? []
@@ -50,17 +54,22 @@ export async function enqueueMailNoticesForEvents({
 }
 
 /**
- * In one statement that appends events (`composeEventAppend`): nothing to write when none of
- * them opens a request; null (append them in a transaction) when one does, since whether its
- * notice exists is read first.
+ * In one statement that appends events (`composeEventAppend`): a resolution's notice to its
+ * asker as a CTE (no statement of its own); null (append them in a transaction) when one opens
+ * a request, since whether its notice exists is read first, or when several resolve.
  */
 export function composeMailOutbox(events: readonly ThreadEvent[]) {
   const opens = events.some(
     (event) => event.type === "pending" && event.requests.some((view) => view.status === "open"),
   );
-  return opens
-    ? null
-    : { before: [], guard: sql`true`, after: [], columns: sql`0 AS "mailNotices"`, crowded: () => false };
+  const resolved = resolvedEventsOf(events);
+  if (opens || resolved.length > 1) return null;
+  // An answer's resolution: its asker's notice goes in the same statement, only if it appended.
+  const after = resolved.map(
+    (event) =>
+      sql`"decidedNotice" AS (${decidedNoticeSql(event, new Date(event.createdAt), sql`EXISTS (SELECT 1 FROM "inserted")`)})`,
+  );
+  return { before: [], guard: sql`true`, after, columns: sql`0 AS "mailNotices"`, crowded: () => false };
 }
 
 export async function listDueMailNotices({ db, now, limit }: { db: DbClient; now: Date; limit: number }) {

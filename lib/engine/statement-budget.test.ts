@@ -16,8 +16,11 @@ const table = (name: string) =>
   new RegExp(`(FROM|INTO|UPDATE) ([\`"](main|public)[\`"]\\.)?[\`"]${name}[\`"]`);
 // Counted as Prisma logs them; on SQLite also the answer's transaction up to and including its
 // COMMIT (with the request read before it). On PostgreSQL the answer is one statement (ADR 0051).
+// A resolution in a transaction writes its asker's "decided" mail notice with one INSERT … SELECT
+// that adds no row unless they chose that mail: one statement more on SQLite, none on PostgreSQL,
+// where it is a CTE of the answer's statement.
 const budgets = {
-  sqlite: { park: 21, answer: 21, answersTransaction: 9 },
+  sqlite: { park: 21, answer: 22, answersTransaction: 10 },
   postgres: { park: 18, answer: 11 },
 } satisfies Record<TestProvider, object>;
 

@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { type BackoffPolicy, backoffDelayMs } from "toolnexus/backoff";
 import type { DbClient } from "@/lib/db/db-types";
-import { claimMailBatch, getMailBatch, listDueMail, recordMailItems } from "@/lib/db/mail-items";
+import { DECIDED_STEP, getDecisionByRequest, listDecidedMailRecipient } from "@/lib/db/decided-mail";
+import {
+  claimMailBatch,
+  getMailBatch,
+  listDueMail,
+  type MailBatch,
+  recordMailItems,
+} from "@/lib/db/mail-items";
 import {
   claimMailNoticeById,
   fanOutMailNoticeById,
@@ -9,6 +16,7 @@ import {
   listMailRecipientsByRequest,
 } from "@/lib/db/mail-notices";
 import { logger } from "@/lib/log/logger";
+import { composeDecidedMail } from "./compose-decided-mail";
 import { composeMail } from "./compose-mail";
 import { createMailAllowance } from "./mail-allowance";
 import type { MailConfig } from "./mail-config";
@@ -68,9 +76,16 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     for (const notice of await listDueMailNotices({ db, now: now(), limit: 50 })) {
       if (!(await claimMailNoticeById({ db, id: notice.id, owner: instanceId, now: now(), leaseMs })))
         continue;
-      const { askerId, recipients } = mail
-        ? await listMailRecipientsByRequest({ db, requestRowId: notice.requestRowId, stepId: notice.stepId })
-        : { askerId: null, recipients: [] };
+      const decided = notice.stepId === DECIDED_STEP;
+      const { askerId, recipients } = !mail
+        ? { askerId: null, recipients: [] }
+        : decided
+          ? await listDecidedMailRecipient({ db, requestRowId: notice.requestRowId })
+          : await listMailRecipientsByRequest({
+              db,
+              requestRowId: notice.requestRowId,
+              stepId: notice.stepId,
+            });
       // Decided here, once per request, on a count in the database: past its asker's hourly
       // allowance, a request that would be mailed at once waits for the digest instead. (A
       // worker that dies before the notice is marked done counts it twice: the safe way.)
@@ -80,7 +95,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
         !(await allowance!.take(askerId));
       const at = now();
       const items = recipients.flatMap((recipient) => {
-        if (recipient.mode === "off") return [];
+        // Past the hourly allowance, a decided mail is not sent: the chat shows the decision.
+        if (recipient.mode === "off" || (held && decided)) return [];
         const mode = held ? "digest" : recipient.mode;
         return [
           {
@@ -104,6 +120,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const send = async (config: MailConfig, batchId: string): Promise<boolean> => {
     const batch = await getMailBatch({ db, batchId });
     if (!batch) return false;
+    const [decidedItem] = batch.items.filter((item) => item.decided);
+    if (decidedItem) return sendDecided(config, batch, decidedItem);
     // A request answered (or expired) before its mail went needs nobody any more.
     const closed = batch.items.filter((item) => !item.request.open).map((item) => item.id);
     await recordMailItems({ db, batchId, itemIds: closed, outcome: { status: "skipped" } });
@@ -121,6 +139,35 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       open.map((item) => item.request),
       appUrl,
     );
+    return deliver(config, batch, open, { subject, text, html });
+  };
+
+  /** A decided mail goes alone (its item is always "instant"), to the asker. */
+  const sendDecided = async (
+    config: MailConfig,
+    batch: MailBatch,
+    item: MailBatch["items"][number],
+  ): Promise<boolean> => {
+    const decision = await getDecisionByRequest({ db, requestRowId: item.request.id });
+    if (!decision || !batch.user.email) {
+      await recordMailItems({
+        db,
+        batchId: batch.batchId,
+        itemIds: [item.id],
+        outcome: { status: "skipped" },
+      });
+      return false;
+    }
+    return deliver(config, batch, [item], composeDecidedMail(item.request, decision, appUrl));
+  };
+
+  const deliver = async (
+    config: MailConfig,
+    batch: MailBatch,
+    open: MailBatch["items"],
+    { subject, text, html }: { subject: string; text: string; html: string },
+  ): Promise<boolean> => {
+    const { batchId } = batch;
     const itemIds = open.map((item) => item.id);
     try {
       await config.transport.sendMail({ from: config.from, to: batch.user.email, subject, text, html });

@@ -1,0 +1,122 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
+import { answerRequestTakingRun, resolveRequest } from "@/lib/db/resolve-request";
+import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
+import type { Role } from "@/lib/domain/roles";
+import { type MailCatcher, startMailCatcher } from "./mail-catcher";
+import { readMailConfig } from "./mail-config";
+import { createMailWorker } from "./mail-worker";
+import { parkRequests } from "./testing/park-requests";
+
+// The asker who chose to hear of decisions is mailed once when their request is decided by
+// someone else, through a real SMTP server, on both databases: the answer's one statement on
+// PostgreSQL, a transaction elsewhere and for an expiry.
+
+const APP = "https://app.example.test";
+
+describe.each<TestProvider>(["sqlite", "postgres"])("mail to the asker when decided on %s", (provider) => {
+  let database: TestDatabase;
+  let catcher: MailCatcher;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    catcher = await startMailCatcher();
+  });
+  afterAll(async () => {
+    await catcher?.close();
+    await database?.drop();
+  });
+
+  const person = async (role: Role, name: string) => {
+    const email = `${role}-${randomUUID()}@example.test`;
+    const user = await database.db.user.create({ data: { role, email, name } });
+    return { id: user.id, email };
+  };
+  const mailTo = (email: string) => catcher.mails().filter((mail) => mail.to.includes(email));
+  const tick = () =>
+    createMailWorker({
+      db: database.db,
+      instanceId: `mail-${randomUUID()}`,
+      appUrl: APP,
+      mail: readMailConfig({ TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }),
+      retry: { firstMs: 0, maxMs: 0, jitter: [1, 1] },
+    }).tick();
+  const approve = (id: string, actorId: string, leaseOwner = `run-${randomUUID()}`) =>
+    answerRequestTakingRun({
+      db: database.db,
+      id,
+      resolution: { status: "answered", answer: { id: `pnd-${id}`, ok: true }, actorId },
+      lease: { leaseOwner, leaseExpiresAt: new Date(Date.now() + 60_000) },
+    });
+  const decidedNotices = (requestRowId: string) =>
+    database.db.mailNotice.count({ where: { requestRowId, stepId: "decided" } });
+
+  it("mails an asker who chose it once, saying what was decided, by whom, with the link", async () => {
+    const [asker, reviewer] = await Promise.all([person("user", "Ann"), person("reviewer", "Rita")]);
+    await setEmailWhenDecidedByUser({ db: database.db, userId: asker.id, on: true });
+    const [id] = await parkRequests(database.db, asker.id, [
+      { audience: "reviewers", prompt: "Deploy web v2?", args: { token: "sk-live-secret-9" } },
+    ]);
+    await tick();
+    expect(await approve(id!, reviewer.id)).toMatchObject({ claimed: true });
+    await tick();
+    await tick();
+    const mails = mailTo(asker.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe("Your request was approved: “Deploy web v2?”");
+    expect(mails[0]!.text).toContain("Your request “Deploy web v2?” was approved by Rita.");
+    expect(mails[0]!.text).toContain(`${APP}/requests/${id}`);
+    expect(mails[0]!.text).not.toContain("sk-live-secret-9");
+    expect(mails[0]!.html).not.toContain("sk-live-secret-9");
+  });
+
+  it("mails an expiry too, and nobody who did not choose it", async () => {
+    const [chose, other] = await Promise.all([person("user", "Cy"), person("user", "Dee")]);
+    await setEmailWhenDecidedByUser({ db: database.db, userId: chose.id, on: true });
+    // One who chose it and then turned it off again is mailed nothing either.
+    await setEmailWhenDecidedByUser({ db: database.db, userId: other.id, on: true });
+    await setEmailWhenDecidedByUser({ db: database.db, userId: other.id, on: false });
+    const [mine] = await parkRequests(database.db, chose.id, [
+      { audience: "reviewers", prompt: "Rotate keys?" },
+    ]);
+    const [theirs] = await parkRequests(database.db, other.id, [
+      { audience: "reviewers", prompt: "Drop table?" },
+    ]);
+    for (const id of [mine!, theirs!])
+      expect(
+        await resolveRequest({ db: database.db, id, resolution: { status: "expired", actorId: null } }),
+      ).toMatchObject({ claimed: true });
+    await tick();
+    expect(mailTo(chose.email).map((mail) => mail.subject)).toEqual(["Your request expired: “Rotate keys?”"]);
+    expect(mailTo(other.email)).toEqual([]);
+    expect(await decidedNotices(theirs!)).toBe(0);
+  });
+
+  it("mails no asker who decided their own request", async () => {
+    const asker = await person("user", "Eve");
+    await setEmailWhenDecidedByUser({ db: database.db, userId: asker.id, on: true });
+    const [id] = await parkRequests(database.db, asker.id, [{ audience: "owner", prompt: "Send it?" }]);
+    expect(await approve(id!, asker.id)).toMatchObject({ claimed: true });
+    await tick();
+    expect(await decidedNotices(id!)).toBe(0);
+    expect(mailTo(asker.email)).toEqual([]);
+  });
+
+  it("mails once when two answers race", async () => {
+    const [asker, first, second] = await Promise.all([
+      person("user", "Fay"),
+      person("reviewer", "Gus"),
+      person("reviewer", "Hal"),
+    ]);
+    await setEmailWhenDecidedByUser({ db: database.db, userId: asker.id, on: true });
+    const [id] = await parkRequests(database.db, asker.id, [
+      { audience: "reviewers", prompt: "Pay invoice?" },
+    ]);
+    const results = await Promise.all([approve(id!, first.id), approve(id!, second.id)]);
+    expect(results.filter((result) => result.claimed)).toHaveLength(1);
+    await Promise.all([tick(), tick()]);
+    await tick();
+    expect(await decidedNotices(id!)).toBe(1);
+    expect(mailTo(asker.email)).toHaveLength(1);
+  });
+});

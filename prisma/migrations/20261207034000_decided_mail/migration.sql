@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "NotificationSetting" ADD COLUMN "emailWhenDecided" BOOLEAN NOT NULL DEFAULT false;
