@@ -71,7 +71,7 @@ try {
   await onPhone.screenshot({ path: path.join(out, "decision-phone.png") });
 
   await rita.goto(`${base}/docs/api`);
-  await rita.getByRole("heading", { level: 2 }).first().waitFor();
+  await rita.getByText("/api/v1/requests", { exact: true }).first().waitFor();
   await rita.screenshot({ path: path.join(out, "api-reference.png") });
   console.log(`screenshots written to ${out}`);
 } finally {
