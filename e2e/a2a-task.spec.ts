@@ -26,18 +26,23 @@ function send(value: string) {
   return { tenant: "", message, configuration: undefined, metadata: undefined };
 }
 
+/** A token with the `a2a` scope, made in the settings page as a person would. */
+async function a2aToken(page: import("@playwright/test").Page) {
+  await page.goto("/settings/tokens");
+  await page.getByLabel("Name").fill("other agent");
+  await page.getByRole("checkbox", { name: /^a2a —/ }).check();
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").textContent())!.trim();
+  return { serviceParameters: { Authorization: `Bearer ${token}` } };
+}
+
 test("an A2A task parks, a reviewer approves it in the inbox, and the A2A client sees it completed", async ({
   signInAs,
   baseURL,
 }) => {
   test.setTimeout(120_000);
   const owner = await signInAs("user", "Agent owner");
-  await owner.page.goto("/settings/tokens");
-  await owner.page.getByLabel("Name").fill("other agent");
-  await owner.page.getByRole("checkbox", { name: /^a2a —/ }).check();
-  await owner.page.getByRole("button", { name: "Create token" }).click();
-  const token = (await owner.page.getByTestId("new-token").textContent())!.trim();
-  const auth = { serviceParameters: { Authorization: `Bearer ${token}` } };
+  const auth = await a2aToken(owner.page);
 
   const client = await new ClientFactory().createFromUrl(baseURL!);
   expect((await client.getAgentCard()).skills.map((skill) => skill.id)).toContain("deploy");
@@ -77,4 +82,24 @@ test("an A2A task parks, a reviewer approves it in the inbox, and the A2A client
   // The task is a chat of the token's owner, in the app like any other.
   await owner.page.goto(`/chat/${done.contextId}`);
   await expect(owner.page.getByText(/Deployed web v1\.4 to production/).first()).toBeVisible();
+});
+
+test("a task whose run needs a sign-in is auth-required, with the provider's sign-in address", async ({
+  signInAs,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await signInAs("user", "Agent owner");
+  const auth = await a2aToken(owner.page);
+  const client = await new ClientFactory().createFromUrl(baseURL!);
+  const parked = await client.sendMessage(send("what's my balance?"), auth);
+  expect("status" in parked && parked.status?.state).toBe(TaskState.TASK_STATE_AUTH_REQUIRED);
+  const [prompt, request] = (parked as { status: { message: Message } }).status.message.parts;
+  expect(prompt?.content).toMatchObject({ $case: "text", value: expect.stringMatching(/Sign in: http/) });
+  expect(request?.content).toMatchObject({
+    $case: "data",
+    value: { request: { kind: "authorization", url: expect.stringMatching(/^http/) } },
+  });
+  // Cancelled again, so no sign-in is left waiting for later journeys.
+  await client.cancelTask({ id: (parked as { id: string }).id, tenant: "", metadata: undefined }, auth);
 });
