@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
+import { LocalTime } from "@/components/local-time";
 import type { TakeView } from "@/lib/domain/inbox";
 import type { ActionResult } from "@/lib/errors";
 import { useLapsed } from "./use-lapsed";
@@ -35,15 +36,13 @@ export function TakeControl({
     <section className="tn-take" aria-label="Who is on it">
       {current && !current.mine && (
         <p className="muted" role="status">
-          {current.takerName} is on it until{" "}
-          <time dateTime={current.until}>{new Date(current.until).toUTCString()}</time>. You can still answer.
+          {current.takerName} is on it until <LocalTime dateTime={current.until} />. You can still answer.
         </p>
       )}
       {current?.mine ? (
         <>
           <p className="muted" role="status">
-            You are on it; colleagues see so until{" "}
-            <time dateTime={current.until}>{new Date(current.until).toUTCString()}</time>.
+            You are on it; colleagues see so until <LocalTime dateTime={current.until} />.
           </p>
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { LocalTime } from "@/components/local-time";
 import { OutcomeBadge } from "@/components/outcome-badge";
 import { answerLines } from "@/lib/domain/answer-words";
 import { outcomeOf } from "@/lib/domain/outcome";
@@ -24,7 +25,6 @@ export function AnsweredRequest({
   // An expiry or a cancel is recorded as an answer whose reason may be missing on old rows:
   // the request's status says which it was.
   const outcome = outcomeOf(kind, status === "answered" ? answer : { ok: false, reason: status });
-  const when = new Date(answer.answeredAt);
   const reasonText = typeof answer.data?.reason === "string" ? answer.data.reason : undefined;
   const lines = answer.ok && answer.data ? answerLines(answer.data, schema) : [];
   return (
@@ -32,7 +32,7 @@ export function AnsweredRequest({
       <OutcomeBadge outcome={outcome} as="p" />
       <p>
         {answer.answeredBy ? `By ${answer.answeredBy}` : "By the system"} on{" "}
-        <time dateTime={answer.answeredAt}>{when.toUTCString()}</time>
+        <LocalTime dateTime={answer.answeredAt} />
       </p>
       {answer.runStoppedFirst && (
         <p role="note">The run was stopped before the call this answer was for could run, so it never ran.</p>

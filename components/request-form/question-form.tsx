@@ -1,7 +1,6 @@
 "use client";
 
 import { useId, useState } from "react";
-import { ANSWER_DATA_MAX_BYTES, formatKilobytes } from "@/lib/domain/answer-limits";
 import { buildQuestionAnswer, type QuestionSpec, type QuestionValue } from "./question-answer";
 import type { SubmitAnswer } from "./request-view";
 import { SubmitStatus } from "./submit-status";
@@ -85,9 +84,6 @@ export function QuestionForm({ questions, submit, onSent }: QuestionFormProps) {
           </fieldset>
         );
       })}
-      <p className="muted field-hint">
-        Answers can be up to {formatKilobytes(ANSWER_DATA_MAX_BYTES)} in all.
-      </p>
       <button type="submit" className="button" disabled={busy}>
         Send answer
       </button>

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { formatAge } from "@/components/inbox/format-age";
+import { isoFallback } from "@/components/local-time";
 import { tallyLine, type VoteTally } from "@/lib/domain/vote-tally";
 import type { ActionResult } from "@/lib/errors";
 
@@ -55,7 +56,7 @@ export function VoteTallyView({
     };
   }, [read, requestId, settled, initial]);
   if (tally === null) return null;
-  const age = (at: string) => (now === null ? new Date(at).toUTCString() : formatAge(now - Date.parse(at)));
+  const age = (at: string) => (now === null ? isoFallback(at) : formatAge(now - Date.parse(at)));
   return (
     <div className="vote-tally" data-testid="vote-tally">
       <p>
