@@ -61,6 +61,11 @@ test("a deploy's decision card leads with its sentence, who must act and Approve
   await expect(main).not.toContainText("must act");
   await expectAccessible(reviewer.page);
 
-  // The asker's card follows without a reload and says what happened.
-  await expect(card.getByRole("heading", { level: 3 })).toContainText("Approved — by a reviewer");
+  // The asker's card follows without a reload and says what happened, with what was approved.
+  await expect(card.getByRole("heading", { level: 3 })).toHaveText(
+    new RegExp(`^Approved: Deploy web ${version.replace(".", "\\.")}\\.1 to production — by a reviewer, `),
+  );
+  const inChat = card.getByRole("region", { name: "Answer" });
+  await expect(inChat.getByRole("definition")).toContainText([`${version}.1`, "Ship the patch"]);
+  await expect(inChat).not.toContainText("{");
 });

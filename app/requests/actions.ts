@@ -1,6 +1,7 @@
 "use server";
 
 import { serveAction } from "@/app/_lib/serve-action";
+import { readAnswerData } from "./_lib/read-answer-data";
 import { readEscalationSteps } from "./_lib/read-escalation-steps";
 import { readVoteTally } from "./_lib/read-vote-tally";
 import { submitAnswer } from "./_lib/submit-answer";
@@ -17,3 +18,6 @@ export const readVoteTallyAction = serveAction(readVoteTally);
 
 /** The escalation steps a request has taken, read again while its chat card is on screen. */
 export const readEscalationStepsAction = serveAction(readEscalationSteps);
+
+/** What a closed request was answered with, for its chat card to say in words. */
+export const readAnswerDataAction = serveAction(readAnswerData);

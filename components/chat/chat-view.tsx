@@ -11,6 +11,7 @@ import { ConnectionNoticeView } from "./connection-notice-view";
 import { ExamplePrompts } from "./example-prompts";
 import { isLiveRun, lastRun } from "./last-run";
 import { MessageList } from "./message-list";
+import type { ReadAnswerData } from "./pending-card";
 import { StreamResponseError } from "./stream-response-error";
 import type { StartRun } from "./thread-chat-transport";
 import { useReconnectingChat } from "./use-reconnecting-chat";
@@ -36,6 +37,7 @@ interface ChatViewProps {
   readTally?: ReadTally;
   /** Reads the escalation steps an open approval has taken, for its card (ADR 0093). */
   readEscalation?: ReadEscalation;
+  readAnswer?: ReadAnswerData;
   /** Called when the last run's state changes (it parked, resumed or ended), for what the page shows around the chat. */
   onRunStatus?: (status: string) => void;
 }
@@ -72,6 +74,7 @@ export function ChatView({
   cancelRun,
   readTally,
   readEscalation,
+  readAnswer,
   onRunStatus,
 }: ChatViewProps) {
   const { messages, send, status, error, clearError, notice, reattach } = useReconnectingChat({
@@ -148,6 +151,7 @@ export function ChatView({
         submitFor={submitFor}
         readTally={readTally}
         readEscalation={readEscalation}
+        readAnswer={readAnswer}
       />
       {messages.length === 0 && (
         <ExamplePrompts

@@ -4,6 +4,7 @@ import type { ReadEscalation } from "@/components/request-form/escalation-steps"
 import type { SubmitAnswer } from "@/components/request-form/request-view";
 import type { ReadTally } from "@/components/request-form/vote-tally-view";
 import type { ChatMessage } from "@/lib/domain/chat-message";
+import type { ReadAnswerData } from "./pending-card";
 import { PendingCard } from "./pending-card";
 import { RunStatusLine } from "./run-status-line";
 import { ToolCallCard } from "./tool-call-card";
@@ -14,6 +15,7 @@ interface MessageListProps {
   submitFor: (requestId: string) => SubmitAnswer;
   readTally?: ReadTally | undefined;
   readEscalation?: ReadEscalation | undefined;
+  readAnswer?: ReadAnswerData | undefined;
 }
 
 /**
@@ -27,7 +29,14 @@ function inReadingOrder(parts: ChatMessage["parts"]): ChatMessage["parts"] {
   ];
 }
 
-export function MessageList({ messages, viewerId, submitFor, readTally, readEscalation }: MessageListProps) {
+export function MessageList({
+  messages,
+  viewerId,
+  submitFor,
+  readTally,
+  readEscalation,
+  readAnswer,
+}: MessageListProps) {
   if (messages.length === 0) {
     return <p className="muted">No messages yet. Ask for something below.</p>;
   }
@@ -55,6 +64,7 @@ export function MessageList({ messages, viewerId, submitFor, readTally, readEsca
                     viewerId={viewerId}
                     submit={submitFor(part.data.view.id)}
                     readTally={readTally}
+                    readAnswer={readAnswer}
                     readEscalation={readEscalation}
                   />
                 );

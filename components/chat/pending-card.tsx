@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useEffect, useState } from "react";
 import { DecisionCard } from "@/components/decision-card/decision-card";
 import { EscalationSteps, type ReadEscalation } from "@/components/request-form/escalation-steps";
 import { RequestForm } from "@/components/request-form/request-form";
@@ -8,6 +9,7 @@ import type { SubmitAnswer } from "@/components/request-form/request-view";
 import { type ReadTally, VoteTallyView } from "@/components/request-form/vote-tally-view";
 import { whoMustAct } from "@/components/request-form/who-acts";
 import type { RequestCardData } from "@/lib/domain/chat-message";
+import type { ActionResult } from "@/lib/errors";
 import { requestCardView } from "./request-card-view";
 
 interface PendingCardProps {
@@ -16,6 +18,33 @@ interface PendingCardProps {
   submit: SubmitAnswer;
   readTally?: ReadTally | undefined;
   readEscalation?: ReadEscalation | undefined;
+  readAnswer?: ReadAnswerData | undefined;
+}
+
+export type ReadAnswerData = (input: {
+  requestId: string;
+}) => Promise<ActionResult<Record<string, unknown> | null>>;
+
+/**
+ * What a closed request was answered with, read once it closes: the chat's events say only the
+ * outcome, and the card says the answer in words as the request page does.
+ */
+function useAnswerData(requestId: string, closed: boolean, read: ReadAnswerData | undefined) {
+  const [data, setData] = useState<Record<string, unknown> | null>(null);
+  useEffect(() => {
+    if (!closed || !read) return;
+    let live = true;
+    read({ requestId }).then(
+      (result) => {
+        if (live && result.ok) setData(result.value);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [requestId, closed, read]);
+  return data;
 }
 
 /**
@@ -23,8 +52,20 @@ interface PendingCardProps {
  * the chat's owner are answered right here; approvals wait for a reviewer in the inbox. The card
  * is rewritten in place when anyone answers, so it never needs a reload to show the outcome.
  */
-export function PendingCard({ card, viewerId, submit, readTally, readEscalation }: PendingCardProps) {
-  const view = requestCardView(card, viewerId);
+export function PendingCard({
+  card,
+  viewerId,
+  submit,
+  readTally,
+  readEscalation,
+  readAnswer,
+}: PendingCardProps) {
+  const cardView = requestCardView(card, viewerId);
+  const answerData = useAnswerData(card.view.id, cardView.status !== "open", readAnswer);
+  const view =
+    answerData && cardView.status !== "open"
+      ? { ...cardView, answer: { ...cardView.answer, data: answerData } }
+      : cardView;
   const { request, audience } = card.view;
   const open = view.status === "open";
   return (

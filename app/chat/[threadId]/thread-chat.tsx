@@ -2,7 +2,12 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback } from "react";
-import { answerRequestAction, readEscalationStepsAction, readVoteTallyAction } from "@/app/requests/actions";
+import {
+  answerRequestAction,
+  readAnswerDataAction,
+  readEscalationStepsAction,
+  readVoteTallyAction,
+} from "@/app/requests/actions";
 import {
   type ChatAllowanceItem,
   ChatAllowances,
@@ -59,6 +64,7 @@ export function ThreadChat({ allowances, ...props }: ThreadChatProps) {
         answer={answerRequestAction}
         cancelRun={cancelRunAction}
         readTally={readVoteTallyAction}
+        readAnswer={readAnswerDataAction}
         readEscalation={readEscalationStepsAction}
         onRunStatus={onRunStatus}
       />
