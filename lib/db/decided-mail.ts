@@ -27,8 +27,11 @@ export function decidedNoticeSql(event: Resolved, at: Date, claimed: SqlStatemen
   const byOther = event.actorId ? sql`"r"."ownerId" <> ${event.actorId}` : sql`true`;
   return sql`INSERT INTO ${sqlTable("MailNotice")} ("id", "requestRowId", "stepId", "status", "nextAttemptAt", "createdAt")
     SELECT ${newRowId()}, "r"."id", ${DECIDED_STEP}, 'pending', ${time}, ${time}
-    FROM ${sqlTable("Request")} AS "r" JOIN ${sqlTable("NotificationSetting")} AS "s" ON "s"."userId" = "r"."ownerId"
-    WHERE "r"."id" = ${event.id} AND "s"."emailWhenDecided" = true AND ${byOther} AND ${claimed}
+    FROM ${sqlTable("Request")} AS "r"
+    WHERE "r"."id" = ${event.id} AND ${byOther} AND ${claimed}
+      -- A scalar subquery: the asker's setting is looked up by its key, never joined by a walk.
+      AND (SELECT "s"."emailWhenDecided" FROM ${sqlTable("NotificationSetting")} AS "s"
+        WHERE "s"."userId" = "r"."ownerId") = true
     ON CONFLICT DO NOTHING`;
 }
 
