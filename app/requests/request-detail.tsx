@@ -2,6 +2,7 @@ import { DecisionCard } from "@/components/decision-card/decision-card";
 import { EscalationSteps } from "@/components/request-form/escalation-steps";
 import { VoteTallyView } from "@/components/request-form/vote-tally-view";
 import { whoMustAct } from "@/components/request-form/who-acts";
+import { fieldLabel, wordsOfValue } from "@/lib/domain/answer-words";
 import type { ArgumentChange } from "@/lib/domain/approval-edit";
 import type { RequestDetail } from "./_lib/load-request-detail";
 import { RequestAnswer } from "./[id]/request-answer";
@@ -9,10 +10,11 @@ import { readVoteTallyAction } from "./actions";
 import { TakeRequestControl } from "./take-request-control";
 
 function show(value: unknown): string {
-  return value === undefined ? "(none)" : JSON.stringify(value);
+  return value === undefined || value === "" ? "(none)" : wordsOfValue(value);
 }
 
-function ArgumentChanges({ changes }: { changes: ArgumentChange[] }) {
+/** What the reviewer changed, each field by its form's label and its values in words. */
+function ArgumentChanges({ changes, schema }: { changes: ArgumentChange[]; schema: unknown }) {
   return (
     <table className="tn-diff">
       <caption>Arguments changed by the reviewer</caption>
@@ -26,7 +28,7 @@ function ArgumentChanges({ changes }: { changes: ArgumentChange[] }) {
       <tbody>
         {changes.map((change) => (
           <tr key={change.key}>
-            <th scope="row">{change.key}</th>
+            <th scope="row">{fieldLabel(change.key, schema)}</th>
             <td>
               <del>{show(change.before)}</del>
             </td>
@@ -79,7 +81,9 @@ export function RequestDetailView({ detail, level }: { detail: RequestDetail; le
       answer={
         <>
           <RequestAnswer requestId={detail.id} view={view} canAnswer={detail.canAnswer} />
-          {detail.changes.length > 0 && <ArgumentChanges changes={detail.changes} />}
+          {detail.changes.length > 0 && (
+            <ArgumentChanges changes={detail.changes} schema={view.request.data?.schema} />
+          )}
         </>
       }
       conversation={detail.conversation}

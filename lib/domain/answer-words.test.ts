@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerLines } from "./answer-words";
+import { answerLines, fieldLabel, wordsOfValue } from "./answer-words";
 
 describe("an answer in words", () => {
   it("opens an approval's arguments and labels each value by its field's title", () => {
@@ -31,5 +31,20 @@ describe("an answer in words", () => {
       { label: "Window", text: "Yes" },
       { label: "Meals", text: "veg, kosher" },
     ]);
+  });
+
+  it("labels a changed field by its form's title or its key in words, never by its path", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        arguments: { type: "object", properties: { version: { title: "Version" }, dryRun: {} } },
+        note: { title: "Note (optional)" },
+      },
+    };
+    expect(fieldLabel("arguments.version", schema)).toBe("Version");
+    expect(fieldLabel("arguments.dryRun", schema)).toBe("Dry run");
+    expect(fieldLabel("note", schema)).toBe("Note");
+    expect(fieldLabel("arguments.orderId")).toBe("Order id");
+    expect([wordsOfValue("v1.4"), wordsOfValue(true), wordsOfValue(2500)]).toEqual(["v1.4", "Yes", "2,500"]);
   });
 });

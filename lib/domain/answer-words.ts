@@ -20,7 +20,8 @@ function wordsOfKey(key: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-function wordsOfValue(value: unknown): string {
+/** A value as people read it: Yes/No, numbers with separators, lists joined, no JSON. */
+export function wordsOfValue(value: unknown): string {
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (typeof value === "number") return value.toLocaleString("en");
   if (typeof value === "string") return value;
@@ -58,4 +59,16 @@ export function answerLines(data: Record<string, unknown>, schema?: unknown): An
     lines.push({ label: title.replace(/\s*\(optional\)$/i, ""), text: wordsOfValue(value) });
   }
   return lines;
+}
+
+/**
+ * The label of one field named by its path in the answer (`arguments.version`): the title the
+ * form gave it, else its own key in words ("Version"), never the path.
+ */
+export function fieldLabel(path: string, schema?: unknown): string {
+  const keys = path.split(".");
+  let field: unknown = schema;
+  for (const key of keys) field = propertiesOf(field)[key];
+  const title = isObject(field) && typeof field.title === "string" ? field.title : undefined;
+  return (title ?? wordsOfKey(keys.at(-1) ?? path)).replace(/\s*\(optional\)$/i, "");
 }
