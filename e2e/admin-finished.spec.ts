@@ -42,6 +42,7 @@ test("an admin's tables fit the screen, on a desktop and on a phone, with nothin
 
 test("an admin sends a webhook test event that is delivered signed and listed, copying the secret first", async ({
   signInAs,
+  db,
 }) => {
   const receiver = await startWebhookReceiver();
   try {
@@ -78,6 +79,9 @@ test("an admin sends a webhook test event that is delivered signed and listed, c
       await expect(webhooks.delivery(messageId)).toContainText(/delivered/i, { timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
   } finally {
+    // Its endpoint goes with its receiver: left behind, it would take every later journey's
+    // events, and another endpoint's deliveries would share their message ids.
+    await db.webhookEndpoint.deleteMany({ where: { url: receiver.url } });
     await receiver.close();
   }
 });
