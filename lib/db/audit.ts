@@ -25,6 +25,8 @@ export type AuditAction =
   | "run.cancelled"
   | "user.role_changed"
   | "user.sessions_revoked"
+  | "absence.set"
+  | "absence.ended"
   | "mcp_server.added"
   | "mcp_server.disabled"
   | "mcp_server.enabled"
