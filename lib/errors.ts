@@ -26,6 +26,7 @@ export const appErrorCatalog = {
   "not_found:run": { status: 404, message: "This run does not exist." },
   "not_found:thread": { status: 404, message: "This chat does not exist." },
   "not_found:user": { status: 404, message: "This user does not exist." },
+  "not_found:absence": { status: 404, message: "This absence does not exist or has already ended." },
   "not_found:token": { status: 404, message: "This API token does not exist." },
   "not_found:route": { status: 404, message: "There is no such API call." },
   "not_found:mcp_server": { status: 404, message: "This MCP server does not exist (any more)." },
