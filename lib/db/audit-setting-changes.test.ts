@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endAbsence, setAbsence } from "./absences";
 import { createApproverGroup } from "./approver-group-admin";
 import { listSettingChanges } from "./audit-setting-changes";
 import { setBuiltinEnabled } from "./builtin-tools";
@@ -57,5 +58,33 @@ describe.each<TestProvider>(["sqlite", "postgres"])("setting changes on %s", (pr
     const tomorrow = new Date(Date.now() + 86_400_000);
     expect((await listSettingChanges({ db, query: { ...page, from: tomorrow } })).total).toBe(0);
     expect((await listSettingChanges({ db, query: { ...page, before: tomorrow } })).total).toBe(3);
+  });
+
+  it("lists absences set and ended, naming the person away and who covers, and who set it", async () => {
+    const admin = await db.user.create({ data: { email: "root@example.test", name: "Root", role: "admin" } });
+    const rita = await db.user.create({
+      data: { email: "rita@example.test", name: "Rita", role: "reviewer" },
+    });
+    const sam = await db.user.create({ data: { email: "sam@example.test", role: "reviewer" } });
+    const now = new Date();
+    const set = await setAbsence({
+      db,
+      userId: rita.id,
+      delegateEmail: sam.email!,
+      startsAt: new Date("2099-12-09T09:00:00Z"),
+      endsAt: new Date("2099-12-12T17:00:00Z"),
+      actorId: admin.id,
+      now,
+    });
+    await endAbsence({ db, id: set.id, userId: rita.id, actorId: rita.id, now });
+    const { rows, total } = await listSettingChanges({
+      db,
+      query: { page: 1, pageSize: 25, kind: "absence" },
+    });
+    expect(total).toBe(2);
+    expect(rows.map((row) => [row.action, row.actor?.name, row.names])).toEqual([
+      ["absence.ended", "Rita", { [rita.id]: "Rita", [sam.id]: "sam@example.test" }],
+      ["absence.set", "Root", { [rita.id]: "Rita", [sam.id]: "sam@example.test" }],
+    ]);
   });
 });

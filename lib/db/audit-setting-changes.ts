@@ -19,7 +19,7 @@ export interface SettingChangeQuery {
 }
 
 /**
- * One page of admins' setting changes (policies, rules, groups, built-ins), newest first, from
+ * One page of setting changes (policies, rules, groups, built-ins, absences), newest first, from
  * the audit log they were written to with each change. `(action, createdAt)` is indexed.
  */
 export async function listSettingChanges({
@@ -51,10 +51,16 @@ export async function listSettingChanges({
     }),
     db.auditLog.count({ where }),
   ]);
-  const actorIds = [...new Set(found.flatMap((row) => (row.actorId ? [row.actorId] : [])))];
-  const people = actorIds.length
+  // The actors, and the people an absence is about: its person and their delegate.
+  const namedIds = (row: (typeof found)[number]): string[] => {
+    if (settingChangeKindOf(row.action) !== "absence") return [];
+    const delegateId = (row.detail as { delegateId?: unknown } | null)?.delegateId;
+    return typeof delegateId === "string" ? [row.targetId, delegateId] : [row.targetId];
+  };
+  const ids = [...new Set(found.flatMap((row) => [...(row.actorId ? [row.actorId] : []), ...namedIds(row)]))];
+  const people = ids.length
     ? await db.user.findMany({
-        where: { id: { in: actorIds } },
+        where: { id: { in: ids } },
         select: { id: true, name: true, email: true },
       })
     : [];
@@ -69,6 +75,12 @@ export async function listSettingChanges({
       action: row.action,
       targetId: row.targetId,
       detail: (row.detail ?? {}) as Record<string, unknown>,
+      names: Object.fromEntries(
+        namedIds(row).flatMap((id) => {
+          const name = nameOf.get(id);
+          return name ? [[id, name]] : [];
+        }),
+      ),
     })),
   };
 }

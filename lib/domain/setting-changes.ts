@@ -1,10 +1,11 @@
 import { isToolPolicy, TOOL_POLICY_LABELS } from "./tool-policy";
 
-// The admin's changes to how requests are decided, as the audit page lists them beside the
-// answers: tool policies, tool rules, approver groups and the built-in tools. Each is an audit
-// entry written with the change itself; this file only names the kinds and says them in words.
+// The changes to how requests are decided, as the audit page lists them beside the answers:
+// tool policies, tool rules, approver groups, the built-in tools, and who covers for whom while
+// away (ADR 0098). Each is an audit entry written with the change itself; this file only names
+// the kinds and says them in words.
 
-export const SETTING_CHANGE_KINDS = ["policy", "rules", "group", "builtin"] as const;
+export const SETTING_CHANGE_KINDS = ["policy", "rules", "group", "builtin", "absence"] as const;
 
 export type SettingChangeKind = (typeof SETTING_CHANGE_KINDS)[number];
 
@@ -13,6 +14,7 @@ export const SETTING_CHANGE_LABEL: Readonly<Record<SettingChangeKind, string>> =
   rules: "Tool rules",
   group: "Approver groups",
   builtin: "Built-in tools",
+  absence: "Absences",
 };
 
 /** The audit actions each kind lists. */
@@ -27,6 +29,7 @@ export const SETTING_CHANGE_ACTIONS: Readonly<Record<SettingChangeKind, readonly
     "approver_group.member_removed",
   ],
   builtin: ["tool.builtin_enabled", "tool.builtin_disabled"],
+  absence: ["absence.set", "absence.ended"],
 };
 
 export function settingChangeKindOf(action: string): SettingChangeKind | undefined {
@@ -42,6 +45,8 @@ export interface SettingChangeRow {
   action: string;
   targetId: string;
   detail: Record<string, unknown>;
+  /** Names of the people the change is about, by id: an absence's person and delegate. */
+  names: Readonly<Record<string, string>>;
 }
 
 function text(value: unknown): string {
@@ -61,9 +66,37 @@ function count(list: unknown, one: string): string {
   return n === 1 ? `1 ${one}` : `${n} ${one}s`;
 }
 
-/** What a change did, in a sentence; the tool or group it is about is named by the row. */
-export function describeSettingChange(row: Pick<SettingChangeRow, "action" | "detail">): string {
+const UTC_WORDS = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
+
+/** "9 Dec 2026, 09:00": the admin pages' times are UTC, as every row's "When" is. */
+function utcWords(value: unknown): string {
+  const at = new Date(text(value));
+  return Number.isNaN(at.getTime()) ? "an unknown time" : UTC_WORDS.format(at);
+}
+
+function absenceWords(row: Pick<SettingChangeRow, "targetId" | "detail" | "names">): string {
+  const person = row.names[row.targetId] ?? "a removed user";
+  const delegate = row.names[text(row.detail.delegateId)] ?? "a removed user";
+  return `${person} away ${utcWords(row.detail.startsAt)} – ${utcWords(row.detail.endsAt)} UTC, covered by ${delegate}`;
+}
+
+/**
+ * What a change did, in a sentence; the tool or group it is about is named by the row. An
+ * absence names its people from `names`, which the audit's reader fills.
+ */
+export function describeSettingChange(
+  row: Pick<SettingChangeRow, "action" | "detail"> & Partial<Pick<SettingChangeRow, "targetId" | "names">>,
+): string {
   const { detail } = row;
+  const about = { targetId: row.targetId ?? "", detail, names: row.names ?? {} };
   switch (row.action) {
     case "tool.policy_changed":
       return `Policy changed from ${policyWords(detail.from, detail.defaultPolicy)} to ${policyWords(detail.to, detail.defaultPolicy)}.`;
@@ -83,12 +116,20 @@ export function describeSettingChange(row: Pick<SettingChangeRow, "action" | "de
       return `Member added: ${text(detail.email) || "a user"}.`;
     case "approver_group.member_removed":
       return `Member removed: ${text(detail.email) || "a user"}.`;
+    case "absence.set":
+      return `${absenceWords(about)}.`;
+    case "absence.ended":
+      return `Ended early: ${absenceWords(about)}.`;
     default:
       return row.action;
   }
 }
 
-/** What a change is about: the tool's name, or the group's slug. */
-export function settingChangeSubject(row: Pick<SettingChangeRow, "kind" | "targetId" | "detail">): string {
-  return row.kind === "group" ? text(row.detail.slug) || row.targetId : row.targetId;
+/** What a change is about: the tool's name, the group's slug, or the person away. */
+export function settingChangeSubject(
+  row: Pick<SettingChangeRow, "kind" | "targetId" | "detail"> & Partial<Pick<SettingChangeRow, "names">>,
+): string {
+  if (row.kind === "group") return text(row.detail.slug) || row.targetId;
+  if (row.kind === "absence") return row.names?.[row.targetId] ?? row.targetId;
+  return row.targetId;
 }

@@ -69,7 +69,7 @@ async function SettingChanges({ db, filters }: { db: DbClient; filters: AuditFil
 
 /**
  * Who answered what and when; for admins also who changed how requests are decided (policies,
- * rules, groups, built-ins). Admins see everyone's answers; reviewers their own.
+ * rules, groups, built-ins, absences). Admins see everyone's answers; reviewers their own.
  */
 export default async function AuditPage({ searchParams }: { searchParams: SearchParams }) {
   const parsed = parseAuditFilters(await searchParams);
@@ -92,8 +92,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
       <section className="stack" aria-labelledby="audit-title">
         {title}
         <p className="muted">
-          Every change to tool policies, tool rules, approver groups and built-in tools, newest first: who
-          changed what, when, and from what to what.
+          Every change to tool policies, tool rules, approver groups, built-in tools and absences, newest
+          first: who changed what, when, and from what to what.
         </p>
         <SettingChanges db={db} filters={filters} />
       </section>
