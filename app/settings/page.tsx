@@ -7,6 +7,7 @@ import { getEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
 import { getEmailModeByUser } from "@/lib/db/mail-notices";
 import { getDb } from "@/lib/db/sql/client";
 import { readMailSettings } from "@/lib/notify/mail-config";
+import { AwaySection } from "./away-section";
 import { EmailModeForm } from "./email-mode-form";
 
 export const metadata: Metadata = { title: "Settings · toolnexus" };
@@ -61,6 +62,7 @@ export default async function SettingsPage() {
           digestMinutes={mail ? Math.round(mail.digestWindowMs / 60_000) : null}
         />
       </section>
+      <AwaySection db={getDb()} userId={user.id} />
       <section className="card stack" aria-labelledby="model-title">
         <h2 id="model-title">Model</h2>
         <p>

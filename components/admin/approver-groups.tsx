@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import { FieldError as SharedFieldError } from "@/components/field-error";
 import type { ApproverGroupRow } from "@/lib/domain/approver-groups";
 import { type ActionResult, type FieldIssue, unsentResult } from "@/lib/errors";
 import { CellNote } from "./cell-note";
@@ -34,13 +35,8 @@ function useGroupAction<I>(submit: Submit<I>, saved: (input: I) => string) {
   return { ...action, issues } satisfies Outcome & { busy: boolean };
 }
 
-function FieldError({ issues, path, id }: { issues: FieldIssue[]; path: string; id: string }) {
-  const issue = issues.find((candidate) => candidate.path === path);
-  return issue ? (
-    <span id={id} className="admin-cell-note admin-cell-error">
-      {issue.message}
-    </span>
-  ) : null;
+function FieldError(props: { issues: FieldIssue[]; path: string; id: string }) {
+  return <SharedFieldError {...props} className="admin-cell-note admin-cell-error" />;
 }
 
 function CreateGroupForm({ create }: { create: ApproverGroupActions["create"] }) {

@@ -6,6 +6,7 @@ import { requirePageRole } from "@/lib/auth/guards";
 import { countAdmins } from "@/lib/db/user-roles";
 import { listUsersPage } from "@/lib/db/users-page";
 import { ADMIN_PAGE_SIZE, parseUserFilters, userSearch } from "../_lib/admin-filters";
+import { AbsencesSection } from "./absences-section";
 import { AdminUserTable } from "./admin-user-table";
 import "@/components/admin/admin.css";
 
@@ -71,6 +72,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
         pages={pages}
         hrefFor={(page) => `/admin/users${userSearch(filters, { page })}`}
       />
+      <AbsencesSection db={db} />
     </section>
   );
 }
