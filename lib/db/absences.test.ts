@@ -176,6 +176,17 @@ for (const provider of ["sqlite", "postgres"] as const) {
           { path: "/delegate", message: "cannot be the person who is away" },
         ],
       });
+      // An overlap says which absence it meets, in words.
+      const sam = await person("reviewer", "Sam");
+      await away(rita, sam, 0, 24);
+      await expect(away(rita, sam, 12, 30)).rejects.toMatchObject({
+        issues: [
+          {
+            path: "/from",
+            message: "overlaps an absence already set (7 Jan 2030, 09:00 – 8 Jan 2030, 09:00 UTC)",
+          },
+        ],
+      });
       await expect(
         setAbsence({
           db,

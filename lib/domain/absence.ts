@@ -6,6 +6,7 @@
 import type { Audience } from "./events";
 import { requestKindSpec } from "./request-kinds";
 import type { Role } from "./roles";
+import { utcWords } from "./utc-words";
 
 /** A field at fault, addressed by a JSON pointer into the form (`/from`, `/until`, `/delegate`). */
 export interface AbsenceIssue {
@@ -131,7 +132,7 @@ export function absenceIssues({
   if (clash) {
     issues.push({
       path: "/from",
-      message: `overlaps an absence already set (${clash.startsAt.toISOString()} to ${clash.endsAt.toISOString()})`,
+      message: `overlaps an absence already set (${utcWords(clash.startsAt)} – ${utcWords(clash.endsAt)} UTC)`,
     });
   } else if (closesLoop(next, existing)) {
     issues.push({

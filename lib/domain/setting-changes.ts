@@ -1,4 +1,5 @@
 import { isToolPolicy, TOOL_POLICY_LABELS } from "./tool-policy";
+import { utcWords } from "./utc-words";
 
 // The changes to how requests are decided, as the audit page lists them beside the answers:
 // tool policies, tool rules, approver groups, the built-in tools, and who covers for whom while
@@ -64,22 +65,6 @@ function policyWords(value: unknown, defaultPolicy: unknown): string {
 function count(list: unknown, one: string): string {
   const n = Array.isArray(list) ? list.length : 0;
   return n === 1 ? `1 ${one}` : `${n} ${one}s`;
-}
-
-const UTC_WORDS = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: "UTC",
-});
-
-/** "9 Dec 2026, 09:00": the admin pages' times are UTC, as every row's "When" is. */
-function utcWords(value: unknown): string {
-  const at = new Date(text(value));
-  return Number.isNaN(at.getTime()) ? "an unknown time" : UTC_WORDS.format(at);
 }
 
 function absenceWords(row: Pick<SettingChangeRow, "targetId" | "detail" | "names">): string {
