@@ -20,7 +20,7 @@ export const insightsSection: BenchSection = {
     const comparisons: Comparison[] = [];
     const notes = [
       `${answered} answered requests over 90 days (BENCH_INSIGHTS_ANSWERED sets the count), five tools, four groups and the any-reviewer pool, plus one open and one expired request per hundred; inserted by the database from a generated series (lib/db/testing/seed-insights.ts), then ANALYZE.`,
-      "Server time = one call of the page's loader (loadInsightsView): scope, filter choices and every figure of one view, closed days from their per-day summaries (ADR 0099), today read live.",
+      "Server time = one call of the page's loader (loadInsightsView): scope, filter choices and every figure of one view, closed days from their per-day summaries (ADR 0099), the rest read live. Timed at 00:14 UTC, the worst case: yesterday is within the 15-minute margin, so a whole day of answers is read live.",
     ];
     for (const provider of ["sqlite", "postgres"] as BenchProvider[]) {
       const params: InsightsQueryParams = {
