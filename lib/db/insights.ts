@@ -60,9 +60,9 @@ export async function loadInsights({
       from: live,
       // The answers up to now, inclusive.
       until: new Date(now.getTime() + 1),
+      scope,
       tool: filters.tool,
-      // An admin's unfiltered view needs no condition on the request (and no join for it).
-      request: addressees.AND.length > 0 ? addressees : undefined,
+      group: filters.group,
     }),
     db.request.findMany({
       where: { status: "expired", expiresAt: { gte: since, lte: now }, ...request },
