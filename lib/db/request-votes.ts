@@ -26,6 +26,8 @@ export interface StoredVote {
 export interface NewVote {
   requestRowId: string;
   voterId: string;
+  /** Who cast it: the voter, or the person covering for them while they are away (ADR 0098). */
+  castById: string;
   ok: boolean;
   note?: string;
   /** For an approval, the arguments it approved; null for a decline. */
@@ -36,8 +38,9 @@ export interface NewVote {
 }
 
 /**
- * Records one vote and its audit entry together. The unique `(requestRowId, voterId)` is what
- * refuses a second vote, however the two race: "second" then, and nothing is written.
+ * Records one vote and its audit entry together. The unique `(requestRowId, voterId)` and
+ * `(requestRowId, castById)` are what refuse a second vote, however the two race: "second"
+ * then, and nothing is written. The audit names who cast it, and `for` whom when not themselves.
  */
 export async function recordVote({
   db,
@@ -52,6 +55,7 @@ export async function recordVote({
         data: {
           requestRowId: vote.requestRowId,
           voterId: vote.voterId,
+          castById: vote.castById,
           ok: vote.ok,
           note: vote.note ?? null,
           ...(vote.arguments ? { arguments: toJson(vote.arguments) } : {}),
@@ -61,7 +65,7 @@ export async function recordVote({
       }),
       db.auditLog.create({
         data: {
-          actorId: vote.voterId,
+          actorId: vote.castById,
           action: "request.voted",
           targetType: "request",
           targetId: vote.requestRowId,
@@ -69,6 +73,7 @@ export async function recordVote({
             ok: vote.ok,
             ...(vote.note ? { note: vote.note } : {}),
             ...(vote.status === "late" ? { late: true } : {}),
+            ...(vote.castById !== vote.voterId ? { for: vote.voterId } : {}),
           }),
         },
       }),
@@ -216,6 +221,39 @@ export async function listVotes({
     out.set(row.requestRowId, list);
   }
   return out;
+}
+
+/** The votes that are this voter's or were cast by this person: what refuses a second one. */
+export async function listVotesOfEither({
+  db,
+  requestRowId,
+  voterId,
+  castById,
+}: {
+  db: DbClient;
+  requestRowId: string;
+  voterId: string;
+  castById: string;
+}): Promise<{ voterId: string; castById: string; voterEmail: string; castByEmail: string }[]> {
+  const rows = await db.requestVote.findMany({
+    where: { requestRowId, OR: [{ voterId }, { castById }] },
+    select: { voterId: true, castById: true, voter: { select: { email: true } } },
+  });
+  const casters = rows.map((row) => row.castById ?? row.voterId);
+  const people = await db.user.findMany({
+    where: { id: { in: casters } },
+    select: { id: true, email: true },
+  });
+  const emailOf = new Map(people.map((p) => [p.id, p.email ?? p.id]));
+  return rows.map((row) => {
+    const castById = row.castById ?? row.voterId;
+    return {
+      voterId: row.voterId,
+      castById,
+      voterEmail: row.voter.email ?? row.voterId,
+      castByEmail: emailOf.get(castById) ?? castById,
+    };
+  });
 }
 
 /** Whether this person has voted on the request already (each votes once). */
