@@ -32,7 +32,9 @@ export async function listCoveringFor({
   if (covered.length === 0) return out;
   const named = [viewer.id, ...covered.map((person) => person.userId)];
   const slugs = new Map(
-    await Promise.all(named.map(async (id) => [id, await listGroupSlugsForUser({ db, userId: id })] as const)),
+    await Promise.all(
+      named.map(async (id) => [id, await listGroupSlugsForUser({ db, userId: id })] as const),
+    ),
   );
   const steps = await db.requestEscalationStep.findMany({
     where: { requestRowId: { in: rows.map((row) => row.id) }, kind: "add", firedAt: { not: null } },
@@ -42,12 +44,16 @@ export async function listCoveringFor({
     steps.some(
       (step) =>
         step.requestRowId === row.id &&
-        (step.addedUserId === userId || (step.addedGroup !== null && slugs.get(userId)?.includes(step.addedGroup))),
+        (step.addedUserId === userId ||
+          (step.addedGroup !== null && slugs.get(userId)?.includes(step.addedGroup))),
     );
   const names = (row: Row, userId: string) => {
     if ((row.audience as Audience) === "owner") return row.ownerId === userId;
     if (row.ownerId === userId) return false;
-    const member = row.audience === "group" && row.audienceGroup !== null && slugs.get(userId)?.includes(row.audienceGroup);
+    const member =
+      row.audience === "group" &&
+      row.audienceGroup !== null &&
+      slugs.get(userId)?.includes(row.audienceGroup);
     return member === true || addedTo(row, userId);
   };
   for (const row of rows) {

@@ -79,7 +79,10 @@ async function addedPeopleIds(tx: DbTx, steps: readonly EscalationStep[]): Promi
     typeof action === "object" && "add" in action && addsPerson(action) ? [normaliseEmail(action.add)] : [],
   );
   if (emails.length === 0) return new Map();
-  const found = await tx.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } });
+  const found = await tx.user.findMany({
+    where: { email: { in: emails } },
+    select: { id: true, email: true },
+  });
   return new Map(found.map((user) => [user.email!, user.id]));
 }
 

@@ -46,8 +46,7 @@ export function namedHalfSql(viewer: Actor, now: Date, status: RequestState): Sq
   const principals = principalsSql(viewer, now);
   const mine = sql`= ${viewer.id}`;
   const theirs = sql`IN (${principals})`;
-  const signIns =
-    SIGN_IN_KINDS.length > 0 ? sql` AND "kind" NOT IN (${sqlList(SIGN_IN_KINDS)})` : sql``;
+  const signIns = SIGN_IN_KINDS.length > 0 ? sql` AND "kind" NOT IN (${sqlList(SIGN_IN_KINDS)})` : sql``;
   const added = (column: "addedUserId", match: SqlStatement) =>
     sql`SELECT "requestRowId" FROM ${STEP} WHERE ${sqlColumns([column])} ${match} AND "firedAt" IS NOT NULL`;
   // Joins from the members' index rather than `IN` lists of slugs, which PostgreSQL would sort.
