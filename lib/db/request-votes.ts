@@ -16,6 +16,8 @@ export interface StoredVote {
   voterId: string;
   email: string;
   name: string | null;
+  /** Who cast it for the voter, when someone covered for them (ADR 0098): their name or email. */
+  castByName?: string;
   ok: boolean;
   note?: string;
   status: VoteStatus;
@@ -203,15 +205,32 @@ export async function listVotes({
       status: true,
       argsHash: true,
       createdAt: true,
+      castById: true,
       voter: { select: { email: true, name: true } },
     },
   });
+  const casters = [
+    ...new Set(rows.flatMap((r) => (r.castById && r.castById !== r.voterId ? [r.castById] : []))),
+  ];
+  const casterNames = new Map(
+    casters.length === 0
+      ? []
+      : (
+          await db.user.findMany({
+            where: { id: { in: casters } },
+            select: { id: true, name: true, email: true },
+          })
+        ).map((u) => [u.id, u.name ?? u.email ?? u.id]),
+  );
   for (const row of rows) {
     const list = out.get(row.requestRowId) ?? [];
+    const castByName =
+      row.castById && row.castById !== row.voterId ? casterNames.get(row.castById) : undefined;
     list.push({
       voterId: row.voterId,
       email: row.voter.email ?? row.voterId,
       name: row.voter.name,
+      ...(castByName ? { castByName } : {}),
       ok: row.ok,
       ...(row.note ? { note: row.note } : {}),
       status: row.status as VoteStatus,
@@ -223,8 +242,11 @@ export async function listVotes({
   return out;
 }
 
-/** The votes that are this voter's or were cast by this person: what refuses a second one. */
-export async function listVotesOfEither({
+/**
+ * Whether this person's vote is in already (each votes once), or, given `castById`, whether that
+ * person has cast one (for themselves or for someone they cover, ADR 0098).
+ */
+export async function hasVoted({
   db,
   requestRowId,
   voterId,
@@ -233,38 +255,8 @@ export async function listVotesOfEither({
   db: DbClient;
   requestRowId: string;
   voterId: string;
-  castById: string;
-}): Promise<{ voterId: string; castById: string; voterEmail: string; castByEmail: string }[]> {
-  const rows = await db.requestVote.findMany({
-    where: { requestRowId, OR: [{ voterId }, { castById }] },
-    select: { voterId: true, castById: true, voter: { select: { email: true } } },
-  });
-  const casters = rows.map((row) => row.castById ?? row.voterId);
-  const people = await db.user.findMany({
-    where: { id: { in: casters } },
-    select: { id: true, email: true },
-  });
-  const emailOf = new Map(people.map((p) => [p.id, p.email ?? p.id]));
-  return rows.map((row) => {
-    const castById = row.castById ?? row.voterId;
-    return {
-      voterId: row.voterId,
-      castById,
-      voterEmail: row.voter.email ?? row.voterId,
-      castByEmail: emailOf.get(castById) ?? castById,
-    };
-  });
-}
-
-/** Whether this person has voted on the request already (each votes once). */
-export async function hasVoted({
-  db,
-  requestRowId,
-  voterId,
-}: {
-  db: DbClient;
-  requestRowId: string;
-  voterId: string;
+  castById?: string;
 }): Promise<boolean> {
-  return (await db.requestVote.count({ where: { requestRowId, voterId } })) > 0;
+  const who = castById ? { OR: [{ voterId }, { castById }] } : { voterId };
+  return (await db.requestVote.count({ where: { requestRowId, ...who } })) > 0;
 }

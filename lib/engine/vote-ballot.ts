@@ -1,5 +1,5 @@
 import type { DbClient } from "@/lib/db/db-types";
-import { listVotesOfEither } from "@/lib/db/request-votes";
+import { listVotesOfEither } from "@/lib/db/vote-casters";
 import { AppError } from "@/lib/errors";
 
 /**
