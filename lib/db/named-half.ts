@@ -12,7 +12,7 @@ import { hotSqlOf, type SqlStatement, sql, sqlColumns, sqlList, sqlTable, sqlTim
 // and the waiting count all read this one definition, so they agree on what the half holds.
 //
 // Each part is read from an index — `(ownerId, status, …)`, `(status, audience, …)`, the steps'
-// `(addedUserId, firedAt)` / `(addedGroup, firedAt)` — and is empty for someone who covers
+// `(addedUserId)` / `(addedGroup)` — and is empty for someone who covers
 // nobody and was added to nothing. With several principals, a request one of them asked for is
 // left out even where another is named on it (rare; its link still opens it).
 

@@ -3,10 +3,10 @@ ALTER TABLE "RequestEscalationStep" ADD COLUMN     "addedGroup" TEXT,
 ADD COLUMN     "addedUserId" TEXT;
 
 -- CreateIndex
-CREATE INDEX "RequestEscalationStep_addedUserId_firedAt_idx" ON "RequestEscalationStep"("addedUserId", "firedAt");
+CREATE INDEX "RequestEscalationStep_addedUserId_idx" ON "RequestEscalationStep"("addedUserId");
 
 -- CreateIndex
-CREATE INDEX "RequestEscalationStep_addedGroup_firedAt_idx" ON "RequestEscalationStep"("addedGroup", "firedAt");
+CREATE INDEX "RequestEscalationStep_addedGroup_idx" ON "RequestEscalationStep"("addedGroup");
 
 
 -- The "add" steps copied before: whom each adds, a group by its slug, a person by their account.
