@@ -8,10 +8,10 @@ import type { DbClient } from "./db-types";
 type Row = { id: string; ownerId: string; audience: string; audienceGroup: string | null };
 
 /**
- * Whom the viewer would act for on each of these rows of their inbox's named half
- * (named-half.ts): the first person they cover for now whom the row names, as the engine picks
- * (lib/engine/covering.ts). Rows the viewer acts on in their own right (a ladder added them) get
- * none. Reads nothing for a viewer who covers nobody.
+ * Whom the viewer would act for on each of these inbox rows: the first person they cover for now
+ * whom the row names, as the engine picks (lib/engine/covering.ts). Rows the viewer acts on in
+ * their own right (their own question, the reviewers' approvals for a reviewer, their group's
+ * vote, a ladder's addition of them) get none. Reads no more for a viewer who covers nobody.
  */
 export async function listCoveringFor({
   db,
@@ -56,8 +56,14 @@ export async function listCoveringFor({
       slugs.get(userId)?.includes(row.audienceGroup);
     return member === true || addedTo(row, userId);
   };
+  const ownRight = (row: Row) => {
+    if (row.audience === "owner") return row.ownerId === viewer.id;
+    if (row.ownerId === viewer.id) return true;
+    if (row.audience === "reviewers" && viewer.role !== "user") return true;
+    return names(row, viewer.id);
+  };
   for (const row of rows) {
-    if (row.audience !== "owner" && addedTo(row, viewer.id)) continue;
+    if (ownRight(row)) continue;
     const person = covered.find((p) => names(row, p.userId));
     if (person) out.set(row.id, { userId: person.userId, email: person.email });
   }

@@ -176,7 +176,12 @@ export async function listInboxRequests({
   const [tallies, ladders, covering] = await Promise.all([
     listVoteTallies({ db, requests: found }),
     listEscalationStepsByRequest({ db, requestRowIds: found.map((row) => row.id) }),
-    listCoveringFor({ db, viewer, rows: found.filter((row) => namedIds.has(row.id)) }),
+    // An admin may cover a group's member on its requests listed in their all-groups half.
+    listCoveringFor({
+      db,
+      viewer,
+      rows: viewer.role === "admin" ? found : found.filter((row) => namedIds.has(row.id)),
+    }),
   ]);
   return {
     total,

@@ -106,6 +106,29 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
     expect(await getInboxVersionByViewer({ db: db(), viewer: sam })).toBe(before.version);
   });
 
+  it("an admin covering a member: each row once, and the group's vote says for whom", async () => {
+    await suite.freshThread();
+    const rita = await makePerson(db(), "rita");
+    const boss = await makePerson(db(), "boss", "admin");
+    const asker = await makePerson(db(), "asker");
+    const slug = await makeGroup(db(), [rita]);
+    const question = await ask(rita, "question");
+    const groupVote = await ask(asker, "approval", { audience: { group: slug, required: 1 } });
+    const now = new Date();
+    await setAbsence({
+      db: db(),
+      userId: rita.id,
+      delegateEmail: await emailOf(boss),
+      startsAt: new Date(now.getTime() - 60_000),
+      endsAt: new Date(now.getTime() + HOUR),
+      actorId: boss.id,
+      now,
+    });
+    const rows = (await inbox(boss)).filter((r) => [question, groupVote].includes(r.id));
+    expect(rows.map((r) => r.id).sort()).toEqual([question, groupVote].sort());
+    for (const row of rows) expect(row.coveringFor?.userId).toBe(rita.id);
+  });
+
   it("a person a fired ladder step added sees the request in their inbox; not before it fires", async () => {
     await suite.freshThread();
     const tom = await makePerson(db(), "tom");
