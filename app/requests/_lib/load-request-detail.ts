@@ -118,10 +118,10 @@ export async function loadRequestDetail(
     threadId: stored.threadId,
     fromApi: stored.runId === null,
     mine: stored.ownerId === actor.id,
-    askedBy: describeOrigin(
+    askedBy: `${describeOrigin(
       origins.get(stored.id) ?? { via: "chat", ownerName: "someone" },
       stored.ownerId === actor.id,
-    ),
+    )}${stored.coveringFor && stored.status === "open" ? ` · you answer for ${stored.coveringFor.email}, who is away` : ""}`,
     conversation: toLines(messages),
     changes: listArgumentChanges(stored.request.data, stored.args, approved),
     tally: tallies.get(stored.id) ?? null,
