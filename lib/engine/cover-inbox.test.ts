@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { setAbsence } from "@/lib/db/absences";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
 import { getInboxVersionByViewer } from "@/lib/db/inbox-version";
+import { listNamedHalfIds } from "@/lib/db/named-half";
 import { explainQuery } from "@/lib/db/testing/explain-query";
 import { createLoggedDb } from "@/lib/db/testing/logged-db";
 import { expectNoScan } from "@/lib/db/testing/plan-checks";
@@ -155,7 +156,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
   });
 
   it.each(["user", "reviewer"] as const)(
-    "reads a covering %s's version in one statement, by indexes",
+    "reads a covering %s's version in one statement, its named half and waiting count, by indexes",
     async (role) => {
       await suite.freshThread();
       const rita = await makePerson(db(), "rita", role);
@@ -175,7 +176,13 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
       try {
         await getInboxVersionByViewer({ db: logged.db, viewer: sam });
         expect(logged.queries).toHaveLength(1);
-        expectNoScan(provider, await explainQuery(db(), provider, logged.queries[0]!), { sorted: false });
+        // The list's named half and the nav's count read the same half, by the same indexes.
+        await listNamedHalfIds({ db: logged.db, viewer: sam, status: "answered" });
+        await countWaitingRequestsByViewer({ db: logged.db, viewer: sam });
+        expect(logged.queries).toHaveLength(3);
+        for (const query of logged.queries) {
+          expectNoScan(provider, await explainQuery(db(), provider, query), { sorted: false });
+        }
       } finally {
         await logged.db.$disconnect();
       }
