@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect, test } from "./fixtures";
+import { markThisDocument } from "./mark-this-document";
+import { InboxPage } from "./pages/inbox-page";
 import { RequestPage } from "./pages/request-page";
 
 // An escalation ladder (ADR 0093): an approval asked through the API goes unanswered, so its
 // reviewers get a reminder by mail (Rita finds hers in the mail catcher), and then it escalates
-// to a group whose member, no reviewer, gets the request by mail and approves it.
+// to a group whose member, no reviewer, gets the request by mail and approves it. Rita's inbox,
+// open all along, shows each step in the request's row as it fires, without a reload.
 
 test("an unanswered approval reminds Rita by mail, escalates to another group, and that group's member approves it", async ({
   signInAs,
@@ -30,7 +33,8 @@ test("an unanswered approval reminds Rita by mail, escalates to another group, a
       scopes: "requests:write requests:read",
     },
   });
-  const prompt = `Ship release ${randomBytes(3).toString("hex")} to production?`;
+  const release = randomBytes(3).toString("hex");
+  const prompt = `Ship release ${release} to production?`;
   const made = await owner.page.request.post(`${baseURL}/api/v1/requests`, {
     headers: { authorization: `Bearer ${token}` },
     data: {
@@ -39,12 +43,20 @@ test("an unanswered approval reminds Rita by mail, escalates to another group, a
       expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
       escalation: [
         { after: "3s", action: "remind" },
-        { after: "8s", action: { add: slug } },
+        { after: "10s", action: { add: slug } },
       ],
     },
   });
   expect(made.status()).toBe(201);
   const { id } = (await made.json()) as { id: string };
+
+  const inbox = new InboxPage(await rita.page.context().newPage());
+  await inbox.goto(`?q=${release}`);
+  await expect(inbox.live).toHaveText("Live");
+  const steps = inbox.row(prompt).getByRole("list", { name: "Escalation" });
+  await expect(inbox.row(prompt)).toHaveCount(1);
+  await expect(inbox.row(prompt)).not.toContainText(`escalated to ${slug}`);
+  const notReloaded = await markThisDocument(inbox.page);
 
   // Rita's reminder, after the mail about the new approval.
   const reminder = rita.page.getByRole("listitem", {
@@ -63,6 +75,10 @@ test("an unanswered approval reminds Rita by mail, escalates to another group, a
     await lead.page.goto("/demo/mail");
     await expect(escalated).toHaveCount(1, { timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
+  await expect(steps).toContainText("reminded");
+  await expect(steps).toContainText(`escalated to ${slug}`);
+  await expect(notReloaded).toHaveCount(1);
+
   await escalated.getByRole("link", { name: /\/requests\// }).click();
   const page = new RequestPage(lead.page);
   await page.expectPrompt(prompt);

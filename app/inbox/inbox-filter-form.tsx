@@ -1,5 +1,6 @@
 import { SEARCH_MAX_LENGTH } from "@/app/_lib/search-text";
 import { Disclosure } from "@/components/disclosure";
+import { FilterSelect } from "@/components/filter-select";
 import { KNOWN_REQUEST_KINDS, REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import { INBOX_SORTS, INBOX_STATUS_LABELS, INBOX_STATUSES, type InboxFilters } from "./_lib/inbox-filters";
 
@@ -41,37 +42,25 @@ export function InboxFilterForm({ filters }: { filters: InboxFilters }) {
 function FilterFields({ filters }: { filters: InboxFilters }) {
   return (
     <form method="get" action="/inbox" className="inbox-filters" aria-label="Filter requests">
-      <label>
-        Kind
-        <select name="kind" defaultValue={filters.kind ?? ""}>
-          <option value="">Any kind</option>
-          {KNOWN_REQUEST_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {REQUEST_KINDS[kind].label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Status
-        <select name="status" defaultValue={filters.status}>
-          {INBOX_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {INBOX_STATUS_LABELS[status]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Sort
-        <select name="sort" defaultValue={filters.sort}>
-          {INBOX_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Kind"
+        name="kind"
+        value={filters.kind}
+        anyLabel="Any kind"
+        options={KNOWN_REQUEST_KINDS.map((kind) => ({ value: kind, label: REQUEST_KINDS[kind].label }))}
+      />
+      <FilterSelect
+        label="Status"
+        name="status"
+        value={filters.status}
+        options={INBOX_STATUSES.map((status) => ({ value: status, label: INBOX_STATUS_LABELS[status] }))}
+      />
+      <FilterSelect
+        label="Sort"
+        name="sort"
+        value={filters.sort}
+        options={INBOX_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))}
+      />
       <label>
         Search prompts
         <input

@@ -29,6 +29,15 @@ function actionOf(kind: ActionKind, previous: EscalationAction): EscalationActio
   return typeof previous === "object" && "decline" in previous ? previous : { decline: "" };
 }
 
+/** The label of the field an issue's path ends in, as the step's inputs are labelled. */
+function fieldOf(path: string, name: string): string {
+  if (path.endsWith("/after")) return `After (${name})`;
+  if (path.endsWith("/action/add")) return `Group slug or email (${name})`;
+  if (path.endsWith("/action/required")) return `Approvals needed (${name})`;
+  if (path.endsWith("/action/decline")) return `Reason (${name})`;
+  return `Action of ${name}`;
+}
+
 /**
  * A rule's escalation ladder (ADR 0093): what happens, step by step, while nobody answers the
  * calls it sends. `issues` are the refusals under `base` ("/rules/0/outcome/escalation").
@@ -80,6 +89,7 @@ export function EscalationLadderEditor({
                 <select
                   value={kind}
                   disabled={disabled}
+                  aria-invalid={invalid("/action")}
                   onChange={(event) =>
                     set(index, { ...step, action: actionOf(event.target.value as ActionKind, action) })
                   }
@@ -112,6 +122,7 @@ export function EscalationLadderEditor({
                       max={RULE_REQUIRED_MAX}
                       value={action.required ?? 1}
                       disabled={disabled}
+                      aria-invalid={invalid("/required")}
                       onChange={(event) =>
                         set(index, { ...step, action: { ...action, required: Number(event.target.value) } })
                       }
@@ -141,7 +152,7 @@ export function EscalationLadderEditor({
               </button>
               {mine.map((issue) => (
                 <span key={issue.path} role="alert" className="admin-cell-note admin-cell-error">
-                  {issue.message}
+                  {fieldOf(issue.path, name)}: {issue.message}
                 </span>
               ))}
             </li>

@@ -1,6 +1,7 @@
 "use client";
 
 import { Component, type ReactNode, useId } from "react";
+import { DeclineButton } from "./decline-button";
 import { elicitationFormSchema, secretLookingFields } from "./elicitation-schema";
 import { JsonAnswerForm } from "./json-answer-form";
 import type { SubmitAnswer } from "./request-view";
@@ -90,14 +91,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
             <button type="submit" className="button" disabled={busy}>
               Submit
             </button>
-            <button
-              type="button"
-              className="button button-secondary"
-              disabled={busy}
-              onClick={() => void send({ ok: false, reason: "declined" })}
-            >
-              Decline
-            </button>
+            <DeclineButton busy={busy} send={send} />
           </div>
         </SchemaAnswerForm>
       </FormFallback>

@@ -28,7 +28,10 @@ export function EscalationSteps({
   steps: readonly EscalationStepView[] | undefined;
   read?: { requestId: string; with: ReadEscalation };
 }) {
-  const [steps, setSteps] = useState(initial);
+  // What `read` last returned; until then, and for a row without `read`, the steps as given, so
+  // a row the live inbox renders again shows the steps fired meanwhile.
+  const [polled, setPolled] = useState<readonly EscalationStepView[] | null>(null);
+  const steps = polled ?? initial;
   // Ages are read after hydration, so the server's and the browser's markup agree.
   const [now, setNow] = useState<number | null>(null);
   const requestId = read?.requestId;
@@ -40,7 +43,7 @@ export function EscalationSteps({
     const poll = async () => {
       const result = await readWith({ requestId }).catch(() => null);
       if (live && result?.ok) {
-        setSteps(result.value);
+        setPolled(result.value);
         setNow(Date.now());
       }
     };

@@ -2,6 +2,7 @@
 
 import { useId, useState } from "react";
 import { ANSWER_DATA_MAX_BYTES, answerDataBytes, formatKilobytes } from "@/lib/domain/answer-limits";
+import { DeclineButton } from "./decline-button";
 import { parseJsonObject } from "./parse-json-object";
 import type { SubmitAnswer } from "./request-view";
 import { SubmitStatus } from "./submit-status";
@@ -64,16 +65,7 @@ export function JsonAnswerForm({
       <button type="submit" className="button" disabled={busy}>
         Send answer
       </button>
-      {declinable && (
-        <button
-          type="button"
-          className="button button-secondary"
-          disabled={busy}
-          onClick={() => void send({ ok: false, reason: "declined" })}
-        >
-          Decline
-        </button>
-      )}
+      {declinable && <DeclineButton busy={busy} send={send} />}
       <SubmitStatus state={state} />
     </form>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { DeclineButton } from "./decline-button";
 import { followableUrl } from "./followable-url";
 import type { SubmitAnswer } from "./request-view";
 import { SubmitStatus } from "./submit-status";
@@ -50,14 +51,7 @@ export function UrlElicitation({ url, server, submit, onSent }: UrlElicitationPr
             I have finished there
           </button>
         )}
-        <button
-          type="button"
-          className="button button-secondary"
-          disabled={busy}
-          onClick={() => void send({ ok: false, reason: "declined" })}
-        >
-          Decline
-        </button>
+        <DeclineButton busy={busy} send={send} />
       </div>
       <SubmitStatus state={state} />
     </div>

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ActiveRunRow } from "@/lib/domain/admin-rows";
 import type { DbClient } from "./db-types";
+import { newestFirstPage } from "./newest-first-page";
 
 const ACTIVE = ["running", "pending"];
 
@@ -22,9 +23,7 @@ export async function listActiveRunsPage({
   const [found, total] = await Promise.all([
     db.run.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
+      ...newestFirstPage(page, pageSize),
       select: {
         id: true,
         status: true,

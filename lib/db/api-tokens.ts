@@ -1,6 +1,7 @@
 import "server-only";
 import { recordAuditEntry } from "./audit";
 import type { DbClient, DbTx } from "./db-types";
+import { newestFirstPage } from "./newest-first-page";
 import { lockUntilTransactionEnds } from "./sql/advisory-lock";
 import { engineTransaction } from "./sql/transaction-options";
 
@@ -162,9 +163,7 @@ export async function listApiTokensPage({
   const [rows, total] = await Promise.all([
     db.apiToken.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
+      ...newestFirstPage(page, pageSize),
       select: SELECT,
     }),
     db.apiToken.count({ where }),

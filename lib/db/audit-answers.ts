@@ -6,6 +6,7 @@ import { listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { AuditOutcome, AuditRow } from "@/lib/domain/audit";
 import type { Request } from "@/lib/toolnexus/types";
 import type { DbClient } from "./db-types";
+import { newestFirstPage } from "./newest-first-page";
 
 export interface AuditQuery {
   actorId?: string;
@@ -69,9 +70,7 @@ export async function listAuditAnswers({
   const [found, total] = await Promise.all([
     db.answer.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
+      ...newestFirstPage(query.page, query.pageSize),
       select: {
         id: true,
         ok: true,

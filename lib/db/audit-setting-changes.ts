@@ -7,6 +7,7 @@ import {
   settingChangeKindOf,
 } from "@/lib/domain/setting-changes";
 import type { DbClient } from "./db-types";
+import { newestFirstPage } from "./newest-first-page";
 
 export interface SettingChangeQuery {
   kind?: SettingChangeKind;
@@ -44,9 +45,7 @@ export async function listSettingChanges({
   const [found, total] = await Promise.all([
     db.auditLog.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
+      ...newestFirstPage(query.page, query.pageSize),
       select: { id: true, actorId: true, action: true, targetId: true, detail: true, createdAt: true },
     }),
     db.auditLog.count({ where }),

@@ -149,10 +149,11 @@ export async function dropUnfiredEscalationStep({ db, id }: { db: DbClient; id: 
 }
 
 /**
- * Claims a due step and writes what it announces in the same transaction: the audit entry, the
- * webhook occurrences and, for a reminder or an escalation, a mail notice keyed by the step (the
- * mail worker sends it to the request's addressees as they are then). False when another
- * instance claimed it first: then nothing is written.
+ * Claims a due step and writes what it announces in the same transaction: the request's
+ * `escalatedAt` (which the live inbox's version reads), the audit entry, the webhook occurrences
+ * and, for a reminder or an escalation, a mail notice keyed by the step (the mail worker sends
+ * it to the request's addressees as they are then). False when another instance claimed it
+ * first: then nothing is written.
  */
 export async function claimEscalationStep({
   db,
@@ -178,6 +179,9 @@ export async function claimEscalationStep({
       UPDATE ${sqlTable("RequestEscalationStep")} SET "firedAt" = ${sqlTime(now)}, "lateMs" = ${sqlInt(lateMs)}
       WHERE "id" = ${step.id} AND "firedAt" IS NULL`);
     if (claimed !== 1) return { claimed: false as const };
+    // The live inbox's version reads it: a step that leaves the request open moves it.
+    await hot.execute(sql`
+      UPDATE ${sqlTable("Request")} SET "escalatedAt" = ${sqlTime(now)} WHERE "id" = ${step.requestRowId}`);
     await recordAuditEntry({ tx, ...audit, detail: { ...audit.detail, lateMs } });
     await enqueueWebhookOccurrences({
       tx,

@@ -137,6 +137,14 @@ describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on 
     expect(await moved(vote)).toEqual(["bob", "rita"]);
   });
 
+  it("moves for the owner and the reviewers when an escalation step fires and the request stays open", async () => {
+    const approval = await addRequest(bob.id, "reviewers");
+    const escalate = () => db.request.update({ where: { id: approval }, data: { escalatedAt: new Date() } });
+    expect(await moved(escalate)).toEqual(["bob", "rita"]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await moved(escalate)).toEqual(["bob", "rita"]);
+  });
+
   it.each([
     ["a user", alice],
     ["a reviewer", rita],
@@ -150,6 +158,9 @@ describe.each<TestProvider>(["sqlite", "postgres"])("getInboxVersionByViewer on 
       expectNoScan(provider, plan);
       if (provider === "postgres") expect(text, text).not.toMatch(/Sort/);
       expect(text).toContain("Request_ownerId_status_createdAt_idx");
+      // The newest fired escalation step: the own half by owner, the group's by audience.
+      expect(text).toContain("Request_ownerId_status_escalatedAt_idx");
+      expect(text).toContain("Request_status_audience_escalatedAt_idx");
       if (viewer.role !== "user") {
         expect(text).toContain("Request_status_audience_createdAt_id_idx");
         expect(text).toContain("Request_status_audience_takeChangedAt_idx");

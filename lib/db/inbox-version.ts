@@ -12,7 +12,8 @@ type VersionRow = Record<
   | "taken"
   | "votedOwn"
   | "votedGroup"
-  | "votedNamed",
+  | "votedNamed"
+  | `${"r" | "o" | "g" | "n"}Escalated`,
   unknown
 >;
 
@@ -53,6 +54,8 @@ export async function getInboxVersionByViewer({
   // the same statement: the viewer's groups are a subquery, not a read of their own.
   columns.push(...halfColumns(groupHalfInSql(viewer), "g"));
   columns.push(...newestVotes(viewer));
+  const escalatedHalves = [...halves, groupHalfInSql(viewer)];
+  columns.push(...newestEscalations(escalatedHalves, [...prefixes, "g"]));
   // What a ladder added the viewer to, or someone away they cover is named on (named-half.ts).
   columns.push(...namedHalfColumns(viewer, new Date()));
   const [row] = await hotSqlOf(db).query<VersionRow>(sql`SELECT ${sqlJoin(columns, ", ")}`);
@@ -61,7 +64,7 @@ export async function getInboxVersionByViewer({
     at === null ? 0 : readSqlTime(at).getTime(),
   );
   const voted = Math.max(...voteTimes) === 0 ? "" : `.${Math.max(...voteTimes).toString(36)}`;
-  const groups = `|${halfVersion(row!, "g")}|${halfVersion(row!, "n")}${voted}`;
+  const groups = `|${halfVersion(row!, "g")}|${halfVersion(row!, "n")}${voted}${escalatedSuffix(row!)}`;
   if (halves.length === 1) return `${halfVersion(row!, "o")}${groups}`;
   // A take (or letting go) moves the reviewers' version: they see who is on which request. A
   // take that lapses changes nothing stored; the page hides it by its own clock.
@@ -93,6 +96,32 @@ function newestVotes(viewer: InboxQuery["viewer"]): SqlStatement[] {
   );
 }
 
+/**
+ * The newest fired escalation step (ADR 0093) among each half's open requests: a reminder or an
+ * added addressee leaves the request open and its rows as they were, yet the inbox shows the
+ * step. One seek of `(status, audience, escalatedAt)` or `(ownerId, status, escalatedAt)` each.
+ * A step that declines or expires closes the request, which moves the version by itself.
+ */
+function newestEscalations(halves: VersionHalf[], prefixes: readonly ("r" | "o" | "g")[]): SqlStatement[] {
+  return halves.map((half, at) =>
+    newest(
+      halfWhere(half, "open", sql`AND "escalatedAt" IS NOT NULL`),
+      "escalatedAt",
+      `${prefixes[at]!}Escalated`,
+    ),
+  );
+}
+
+/** `.<newest escalation of any half, base 36>`, or nothing while none of them has one. */
+function escalatedSuffix(row: VersionRow): string {
+  const times = (["r", "o", "g", "n"] as const).map((half) => {
+    const at = row[`${half}Escalated`];
+    return at === undefined || at === null ? 0 : readSqlTime(at).getTime();
+  });
+  const newestAt = Math.max(...times);
+  return newestAt === 0 ? "" : `~${newestAt.toString(36)}`;
+}
+
 const STATUSES = { Open: "open", Answered: "answered", Expired: "expired", Cancelled: "cancelled" } as const;
 const STATUS_TERMS = {
   open: sql`"status" = 'open'`,
@@ -121,7 +150,11 @@ function halfWhere(half: VersionHalf, status: keyof typeof STATUS_TERMS, extra =
 
 const R = sqlTable("Request");
 
-function newest(where: SqlStatement, column: "createdAt" | "takeChangedAt", alias: string): SqlStatement {
+function newest(
+  where: SqlStatement,
+  column: "createdAt" | "takeChangedAt" | "escalatedAt",
+  alias: string,
+): SqlStatement {
   const c = sqlColumns([column]);
   return sql`(SELECT ${c} FROM ${R} WHERE ${where} ORDER BY ${c} DESC LIMIT 1) AS ${sqlColumns([alias])}`;
 }
@@ -141,6 +174,7 @@ function namedHalfColumns(viewer: InboxQuery["viewer"], now: Date): SqlStatement
     ),
     sql`(SELECT max((SELECT max("createdAt") FROM ${sqlTable("RequestVote")}
       WHERE "requestRowId" = ${R}."id")) FROM ${R} WHERE ${open}) AS "votedNamed"`,
+    sql`(SELECT max("escalatedAt") FROM ${R} WHERE ${open}) AS "nEscalated"`,
   ];
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import type { UserListRow } from "@/lib/domain/admin-rows";
 import { parseRole } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
+import { newestFirstPage } from "./newest-first-page";
 import { textSearchWhere } from "./text-search";
 
 /**
@@ -23,9 +24,7 @@ export async function listUsersPage({
   const [found, total] = await Promise.all([
     db.user.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
+      ...newestFirstPage(page, pageSize),
       select: {
         id: true,
         name: true,

@@ -2,6 +2,7 @@ import "server-only";
 import type { WebhookDeliveryView } from "@/lib/domain/webhooks";
 import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
+import { newestFirstPage } from "./newest-first-page";
 import { engineTransaction } from "./sql/transaction-options";
 
 /** A claimed delivery: what one attempt sends, where, and the attempt number it is. */
@@ -178,9 +179,7 @@ export async function listWebhookDeliveryViews({
   const [rows, total] = await Promise.all([
     db.webhookDelivery.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
+      ...newestFirstPage(page, pageSize),
       select: {
         id: true,
         messageId: true,

@@ -9,6 +9,7 @@ import type { Answer } from "@/lib/toolnexus/types";
 import type { AnswerDeps } from "./answer-request";
 import { coveredPrincipal } from "./covering";
 import type { AnswerInput } from "./engine-types";
+import { announceChangeWithoutEvent } from "./event-bus";
 import { expireRequest, isDue } from "./expire-request";
 import { isAddedAddressee, ladderQuorum } from "./ladder-addressees";
 import { decide, recordAnswer, refuseClosed } from "./record-answer";
@@ -110,7 +111,7 @@ export async function castVote(
   if (now.status !== "open") return tooLate(deps, request, voterId);
   // The request stays open, so no event is written: this notice has every open inbox and chat
   // card look again, and show the new tally.
-  await deps.bus.publish({ threadId: request.threadId, seq: 0 });
+  await announceChangeWithoutEvent(deps.bus, request.threadId);
   return { request: { ...now, answer: null } };
 }
 

@@ -8,6 +8,7 @@ import { type BareRequest, getBareRequestById } from "@/lib/db/requests";
 import { describeFiredStep } from "@/lib/domain/escalation";
 import type { WebhookOccurrence } from "@/lib/domain/webhooks";
 import type { AnswerDeps } from "./answer-request";
+import { announceChangeWithoutEvent } from "./event-bus";
 import { expireRequest } from "./expire-request";
 import { recordAnswer } from "./record-answer";
 
@@ -78,10 +79,12 @@ async function fireStep(deps: AnswerDeps, step: DueEscalationStep, now: Date): P
     mail: step.kind === "remind" || step.kind === "add",
   });
   if (!claim.claimed) return false;
-  // The request stays open after a reminder or an escalation, so no event is written: this
-  // notice has open inboxes and chat cards look again and show the step.
-  if (step.kind === "remind" || step.kind === "add")
-    await deps.bus.publish({ threadId: request.threadId, seq: 0 });
+  // The request stays open after a reminder or an escalation, so no event is written: the claim
+  // moved its `escalatedAt`, and with it the version of every inbox that lists it, and this
+  // notice has open inboxes check theirs. A decline or an expiry moved the version by closing
+  // the request, and its event went out then; an inbox that looked before the claim committed
+  // shows the step from its next look.
+  await announceChangeWithoutEvent(deps.bus, request.threadId);
   return true;
 }
 

@@ -48,6 +48,16 @@ export interface EventBus {
 /** "Anything may have changed": re-read whatever you follow. Sent to `listenAll` listeners. */
 export const RESYNC_NOTICE: Readonly<EventNotice> = Object.freeze({ threadId: "*", seq: 0 });
 
+/**
+ * Announces a change that writes no event because its request stays open (a vote short of the
+ * quorum, a take, a fired reminder or escalation): a notice without a seq, which every
+ * subscriber takes as "re-read", so each open inbox checks its version. Call it after the
+ * change is committed.
+ */
+export function announceChangeWithoutEvent(bus: EventBus, threadId: string): Promise<void> {
+  return bus.publish({ threadId, seq: 0 });
+}
+
 function call<T>(listener: (message: T) => void, message: T): void {
   try {
     listener(message);

@@ -12,6 +12,7 @@ import type { Actor } from "@/lib/domain/roles";
 import { AppError, isAppError } from "@/lib/errors";
 import { type AnswerDeps, checkAnswer } from "./answer-request";
 import type { AnswerInput } from "./engine-types";
+import { announceChangeWithoutEvent } from "./event-bus";
 import { reportEngineError } from "./run-launcher";
 
 // A reviewer's decision is held for a few seconds before it is committed, so Undo is real: the
@@ -75,7 +76,7 @@ export async function holdDecision(
       until: new Date(commitAt.getTime() + 30_000),
     });
     // Every open inbox checks its version on this notice, and shows the take.
-    await deps.bus.publish({ threadId: request.threadId, seq: 0 });
+    await announceChangeWithoutEvent(deps.bus, request.threadId);
   }
   return { heldId: held.id, commitAt: commitAt.toISOString() };
 }
@@ -96,7 +97,7 @@ async function releaseTake(deps: HeldDecisionDeps, requestId: string, actorId: s
   const row = await deps.db.request.findUnique({ where: { id: requestId }, select: { threadId: true } });
   if (!row) return null;
   await releaseRequestById({ db: deps.db, id: requestId, takerId: actorId, now: deps.now?.() ?? new Date() });
-  await deps.bus.publish({ threadId: row.threadId, seq: 0 });
+  await announceChangeWithoutEvent(deps.bus, row.threadId);
   return requestId;
 }
 

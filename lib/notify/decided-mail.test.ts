@@ -1,46 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
 import { answerRequestTakingRun, resolveRequest } from "@/lib/db/resolve-request";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
-import type { Role } from "@/lib/domain/roles";
-import { type MailCatcher, startMailCatcher } from "./mail-catcher";
-import { readMailConfig } from "./mail-config";
-import { createMailWorker } from "./mail-worker";
+import type { TestDatabase, TestProvider } from "@/lib/db/testing/test-database";
+import { MAIL_APP_URL, withMailCatcher } from "./testing/mail-fixture";
 import { parkRequests } from "./testing/park-requests";
 
 // The asker who chose to hear of decisions is mailed once when their request is decided by
 // someone else, through a real SMTP server, on both databases: the answer's one statement on
 // PostgreSQL, a transaction elsewhere and for an expiry.
 
-const APP = "https://app.example.test";
+const APP = MAIL_APP_URL;
 
 describe.each<TestProvider>(["sqlite", "postgres"])("mail to the asker when decided on %s", (provider) => {
   let database: TestDatabase;
-  let catcher: MailCatcher;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    catcher = await startMailCatcher();
-  });
-  afterAll(async () => {
-    await catcher?.close();
-    await database?.drop();
-  });
-
-  const person = async (role: Role, name: string) => {
-    const email = `${role}-${randomUUID()}@example.test`;
-    const user = await database.db.user.create({ data: { role, email, name } });
-    return { id: user.id, email };
-  };
-  const mailTo = (email: string) => catcher.mails().filter((mail) => mail.to.includes(email));
-  const tick = () =>
-    createMailWorker({
-      db: database.db,
-      instanceId: `mail-${randomUUID()}`,
-      appUrl: APP,
-      mail: readMailConfig({ TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }),
-      retry: { firstMs: 0, maxMs: 0, jitter: [1, 1] },
-    }).tick();
+  const { person, mailTo, worker } = withMailCatcher(provider, (started) => ({ database } = started));
+  const tick = () => worker().tick();
   const approve = (id: string, actorId: string, leaseOwner = `run-${randomUUID()}`) =>
     answerRequestTakingRun({
       db: database.db,

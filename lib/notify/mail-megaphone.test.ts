@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mintApiToken } from "@/lib/auth/api-token-auth";
 import { createApiRequest } from "@/lib/db/api-requests";
 import { createApiToken } from "@/lib/db/api-tokens";
 import type { DbClient } from "@/lib/db/db-types";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
-import type { Role } from "@/lib/domain/roles";
-import { type MailCatcher, startMailCatcher } from "./mail-catcher";
-import { readMailConfig } from "./mail-config";
-import { createMailWorker, digestDueAt, type MailWorkerOptions } from "./mail-worker";
+import type { TestDatabase, TestProvider } from "@/lib/db/testing/test-database";
+import { digestDueAt } from "./mail-worker";
+import { MAIL_APP_URL, withMailCatcher } from "./testing/mail-fixture";
 import { parkRequests } from "./testing/park-requests";
 
 // Mail about a request carries someone's words: here, that they cannot pass for the app's (the
@@ -16,36 +14,12 @@ import { parkRequests } from "./testing/park-requests";
 // requests cannot flood reviewers' mailboxes (past the hourly allowance, they wait for a digest,
 // counted in the database across instances). A real SMTP server on both databases.
 
-const APP = "https://app.example.test";
+const APP = MAIL_APP_URL;
 const WINDOW = 60 * 60_000;
 
 describe.each<TestProvider>(["sqlite", "postgres"])("mail that quotes people on %s", (provider) => {
   let database: TestDatabase;
-  let catcher: MailCatcher;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    catcher = await startMailCatcher();
-  });
-  afterAll(async () => {
-    await catcher?.close();
-    await database?.drop();
-  });
-
-  const person = async (role: Role, name: string) => {
-    const email = `${role}-${randomUUID()}@example.test`;
-    const user = await database.db.user.create({ data: { role, email, name } });
-    return { id: user.id, email };
-  };
-  const mailTo = (email: string) => catcher.mails().filter((mail) => mail.to.includes(email));
-  const worker = (overrides: Partial<MailWorkerOptions> = {}, env: Record<string, string> = {}) =>
-    createMailWorker({
-      db: database.db,
-      instanceId: `mail-${randomUUID()}`,
-      appUrl: APP,
-      mail: readMailConfig({ TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${catcher.port}`, ...env }),
-      retry: { firstMs: 0, maxMs: 0, jitter: [1, 1] },
-      ...overrides,
-    });
+  const { person, mailTo, worker } = withMailCatcher(provider, (started) => ({ database } = started));
   const apiRequest = async (ownerId: string, tokenName: string, prompt: string) => {
     const minted = mintApiToken();
     const token = await createApiToken({

@@ -1,47 +1,26 @@
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setEmailModeByUser } from "@/lib/db/mail-notices";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
-import type { Role } from "@/lib/domain/roles";
-import { type MailCatcher, startMailCatcher } from "./mail-catcher";
+import type { TestDatabase, TestProvider } from "@/lib/db/testing/test-database";
+import type { MailCatcher } from "./mail-catcher";
 import { readMailConfig } from "./mail-config";
-import { createMailWorker, digestDueAt, type MailWorkerOptions } from "./mail-worker";
+import { digestDueAt } from "./mail-worker";
 import { appendPending, requestView } from "./testing/announce";
+import { MAIL_APP_URL, withMailCatcher } from "./testing/mail-fixture";
 import { parkRequests } from "./testing/park-requests";
 
 // Email through a real SMTP server (the project's catcher on smtp-server) with nodemailer, on
 // both databases. The clock is the worker's own, moved past a digest window instead of waited.
 
-const APP = "https://app.example.test";
+const APP = MAIL_APP_URL;
 const WINDOW = 60 * 60_000;
 
 describe.each<TestProvider>(["sqlite", "postgres"])("email about new requests on %s", (provider) => {
   let database: TestDatabase;
   let catcher: MailCatcher;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    catcher = await startMailCatcher();
-  });
-  afterAll(async () => {
-    await catcher?.close();
-    await database?.drop();
-  });
-
-  const person = async (role: Role) => {
-    const email = `${role}-${randomUUID()}@example.test`;
-    const user = await database.db.user.create({ data: { role, email, name: role } });
-    return { id: user.id, email };
-  };
-  const mailTo = (email: string) => catcher.mails().filter((mail) => mail.to.includes(email));
-  const worker = (overrides: Partial<MailWorkerOptions> = {}) =>
-    createMailWorker({
-      db: database.db,
-      instanceId: `mail-${randomUUID()}`,
-      appUrl: APP,
-      mail: readMailConfig({ TOOLNEXUS_SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }),
-      retry: { firstMs: 0, maxMs: 0, jitter: [1, 1] },
-      ...overrides,
-    });
+  const { person, mailTo, worker } = withMailCatcher(
+    provider,
+    (started) => ({ database, catcher } = started),
+  );
 
   it("mails every reviewer once about a new approval, with its link, and nobody else", async () => {
     const [owner, reviewer, admin, stranger] = await Promise.all([

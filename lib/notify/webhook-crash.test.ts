@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { seedPeople } from "@/lib/db/testing/seed-people";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
-import { killEngineChildren, spawnEngineChild } from "@/lib/engine/testing/spawn-child";
+import type { TestDatabase, TestProvider } from "@/lib/db/testing/test-database";
 import { registerEndpoint } from "./testing/announce";
+import { spawnOutboxChild, waitUntil, withOutboxDatabase } from "./testing/outbox-crash";
 import { startWebhookReceiver } from "./testing/webhook-receiver";
 
 // Real app processes, SIGKILLed where a delivery could be lost or doubled: right after the
 // event's commit (before any attempt), and while an attempt waits for its response.
 
-const child = (env: Record<string, string>) => spawnEngineChild(env, "../../notify/testing/outbox-child.ts");
-
-async function waitUntil(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.each<TestProvider>(["sqlite", "postgres"])("webhooks across a killed instance on %s", (provider) => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    killEngineChildren();
-    await database?.drop();
+  withOutboxDatabase(provider, (created) => {
+    database = created;
   });
 
   it("delivers an event whose instance was killed right after its commit, once", {
@@ -37,7 +23,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhooks across a killed in
       const people = await seedPeople(database.db);
       await registerEndpoint(database.db, receiver.url, people.admin.id, ["request.created"]);
       // Its worker has looked once and will not look again for a minute: the kill lands first.
-      const first = child({
+      const first = spawnOutboxChild({
         DATABASE_URL: database.url,
         LEASE_MS: "60000",
         POLL_MS: "60000",
@@ -54,7 +40,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhooks across a killed in
         attempts: 0,
       });
 
-      const next = child({ DATABASE_URL: database.url, LEASE_MS: "60000", POLL_MS: "50" });
+      const next = spawnOutboxChild({ DATABASE_URL: database.url, LEASE_MS: "60000", POLL_MS: "50" });
       await waitUntil(
         async () => (await database.db.webhookDelivery.findFirstOrThrow()).status === "delivered",
         "the delivery",
@@ -76,14 +62,14 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhooks across a killed in
     try {
       const people = await seedPeople(database.db);
       await registerEndpoint(database.db, receiver.url, people.admin.id, ["request.created"]);
-      const first = child({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
+      const first = spawnOutboxChild({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
       await first.waitFor(/^ready$/);
       first.send(`announce ${people.threadId}`);
       await receiver.waitForCount(1);
       first.process.kill("SIGKILL");
       await first.exited;
 
-      const next = child({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
+      const next = spawnOutboxChild({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
       await waitUntil(
         async () => (await database.db.webhookDelivery.findFirstOrThrow()).status === "delivered",
         "the delivery",

@@ -1,3 +1,4 @@
+import { FilterSelect } from "@/components/filter-select";
 import { AUDIT_OUTCOMES } from "@/lib/domain/audit";
 import { OUTCOME_LABEL } from "@/lib/domain/outcome";
 import { SETTING_CHANGE_KINDS, SETTING_CHANGE_LABEL } from "@/lib/domain/setting-changes";
@@ -59,79 +60,80 @@ export function AuditFilterForm({
   people?: { id: string; name: string }[];
   tools: string[];
 }) {
-  if (filters.view === "changes")
-    return (
-      <>
-        <form
-          method="get"
-          action="/admin/audit"
-          className="inbox-filters"
-          aria-label="Filter setting changes"
-        >
-          <input type="hidden" name="view" value="changes" />
-          <label>
-            Change
-            <select name="change" defaultValue={filters.change ?? ""}>
-              <option value="">Any setting</option>
-              {SETTING_CHANGE_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {SETTING_CHANGE_LABEL[kind]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <DateFields filters={filters} />
-          <button type="submit" className="button button-secondary">
-            Apply
-          </button>
-        </form>
-        <DateShortcuts filters={filters} />
-      </>
-    );
+  const changes = filters.view === "changes";
   return (
     <>
-      <form method="get" action="/admin/audit" className="inbox-filters" aria-label="Filter answers">
-        {people && (
-          <label>
-            Person
-            <select name="person" defaultValue={filters.person ?? ""}>
-              <option value="">Anyone</option>
-              {people.map((person) => (
-                <option key={person.id} value={person.id}>
-                  {person.name}
-                </option>
-              ))}
-            </select>
-          </label>
+      <form
+        method="get"
+        action="/admin/audit"
+        className="inbox-filters"
+        aria-label={changes ? "Filter setting changes" : "Filter answers"}
+      >
+        {changes ? (
+          <ChangeSelects filters={filters} />
+        ) : (
+          <AnswerSelects filters={filters} people={people} tools={tools} />
         )}
-        <label>
-          Tool
-          <select name="tool" defaultValue={filters.tool ?? ""}>
-            <option value="">Any tool</option>
-            {tools.map((tool) => (
-              <option key={tool} value={tool}>
-                {tool}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Outcome
-          <select name="outcome" defaultValue={filters.outcome ?? ""}>
-            <option value="">Any outcome</option>
-            {AUDIT_OUTCOMES.map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {OUTCOME_LABEL[outcome]}
-              </option>
-            ))}
-          </select>
-        </label>
         <DateFields filters={filters} />
         <button type="submit" className="button button-secondary">
           Apply
         </button>
       </form>
       <DateShortcuts filters={filters} />
+    </>
+  );
+}
+
+/** The setting changes' view: which kind of change; `view` rides along so Apply stays on it. */
+function ChangeSelects({ filters }: { filters: AuditFilters }) {
+  return (
+    <>
+      <input type="hidden" name="view" value="changes" />
+      <FilterSelect
+        label="Change"
+        name="change"
+        value={filters.change}
+        anyLabel="Any setting"
+        options={SETTING_CHANGE_KINDS.map((kind) => ({ value: kind, label: SETTING_CHANGE_LABEL[kind] }))}
+      />
+    </>
+  );
+}
+
+function AnswerSelects({
+  filters,
+  people,
+  tools,
+}: {
+  filters: AuditFilters;
+  people?: { id: string; name: string }[];
+  tools: string[];
+}) {
+  return (
+    <>
+      {people && (
+        <FilterSelect
+          label="Person"
+          name="person"
+          value={filters.person}
+          anyLabel="Anyone"
+          options={people.map((person) => ({ value: person.id, label: person.name }))}
+        />
+      )}
+      <FilterSelect
+        label="Tool"
+        name="tool"
+        value={filters.tool}
+        anyLabel="Any tool"
+        options={tools.map((tool) => ({ value: tool, label: tool }))}
+      />
+      <FilterSelect
+        label="Outcome"
+        name="outcome"
+        value={filters.outcome}
+        anyLabel="Any outcome"
+        options={AUDIT_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABEL[outcome] }))}
+      />
     </>
   );
 }

@@ -2,14 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { ActionFailure, useRefreshingAction } from "@/components/admin/use-refreshing-action";
 import {
   removeWebhookEndpointAction,
   replayWebhookDeliveryAction,
   sendWebhookTestEventAction,
   setWebhookEndpointDisabledAction,
 } from "./actions";
-
-type Result = { ok: true } | { ok: false; error: { message: string } };
 
 /** Queues a signed test event for the endpoint and says where to watch it arrive. */
 function TestEventButton({ endpoint }: { endpoint: { id: string; url: string } }) {
@@ -49,35 +48,9 @@ function TestEventButton({ endpoint }: { endpoint: { id: string; url: string } }
   );
 }
 
-function useAct() {
-  const router = useRouter();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const act = async (work: () => Promise<Result>) => {
-    setBusy(true);
-    setFailure(null);
-    const result = await work().catch(() => ({
-      ok: false as const,
-      error: { message: "Please try again." },
-    }));
-    setBusy(false);
-    if (!result.ok) setFailure(result.error.message);
-    router.refresh();
-  };
-  return { busy, failure, act };
-}
-
-function Failure({ text }: { text: string | null }) {
-  return text ? (
-    <p role="alert" className="field-error">
-      {text}
-    </p>
-  ) : null;
-}
-
 /** Disable / enable and remove for one endpoint. */
 export function EndpointActions({ endpoint }: { endpoint: { id: string; url: string; disabled: boolean } }) {
-  const { busy, failure, act } = useAct();
+  const { busy, failure, act } = useRefreshingAction();
   return (
     <div className="admin-cell-actions">
       <TestEventButton endpoint={endpoint} />
@@ -105,14 +78,14 @@ export function EndpointActions({ endpoint }: { endpoint: { id: string; url: str
       >
         Remove
       </button>
-      <Failure text={failure} />
+      <ActionFailure text={failure} />
     </div>
   );
 }
 
 /** Sends a delivered or failed delivery again. */
 export function ReplayButton({ deliveryId, label }: { deliveryId: string; label: string }) {
-  const { busy, failure, act } = useAct();
+  const { busy, failure, act } = useRefreshingAction();
   return (
     <div className="admin-cell-actions">
       <button
@@ -124,7 +97,7 @@ export function ReplayButton({ deliveryId, label }: { deliveryId: string; label:
       >
         Replay
       </button>
-      <Failure text={failure} />
+      <ActionFailure text={failure} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { releaseRequestById, takeRequestById } from "@/lib/db/request-takes";
 import { getBareRequestById } from "@/lib/db/requests";
 import { getUserById } from "@/lib/db/users";
 import type { EventBus } from "@/lib/engine/event-bus";
+import { announceChangeWithoutEvent } from "@/lib/engine/event-bus";
 import { AppError } from "@/lib/errors";
 
 // Long enough to read a request and ask around; short enough that a reviewer who walked away
@@ -41,7 +42,7 @@ export const takeRequest = defineAction(
     const at = now();
     if (!input.take) {
       await releaseRequestById({ db, id: request.id, takerId: actor.id, now: at });
-      await bus.publish({ threadId: request.threadId, seq: 0 });
+      await announceChangeWithoutEvent(bus, request.threadId);
       return { taken: false as const };
     }
     const outcome = await takeRequestById({
@@ -53,7 +54,7 @@ export const takeRequest = defineAction(
     });
     switch (outcome.status) {
       case "taken":
-        await bus.publish({ threadId: request.threadId, seq: 0 });
+        await announceChangeWithoutEvent(bus, request.threadId);
         return { taken: true as const, until: outcome.until.toISOString() };
       case "taken_by_other": {
         const holder = await getUserById({ db, userId: outcome.takerId });

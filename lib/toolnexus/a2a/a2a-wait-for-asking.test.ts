@@ -1,26 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ask, remoteTask, until } from "../testing/a2a-test-helpers";
-import { startTestPeer, type TestPeer } from "../testing/a2a-test-peer";
+import { describe, expect, it } from "vitest";
+import { ask, PEER_KINDS, remoteTask, until, withTestPeer } from "../testing/a2a-test-helpers";
+import type { TestPeer } from "../testing/a2a-test-peer";
 import type { Request } from "../types";
-import { createA2AWaitFor } from "./a2a-wait-for";
 
 // When the other agent asks something itself (input-required, auth-required): declined by
 // default, a nested question for the host's own waitFor, or a wait for the peer's own people.
 
-describe.each([
-  { streaming: true, name: "a streaming peer" },
-  { streaming: false, name: "a polling peer" },
-])("createA2AWaitFor against $name", ({ streaming }) => {
+describe.each(PEER_KINDS)("createA2AWaitFor against $name", ({ streaming }) => {
   let peer: TestPeer;
-  beforeAll(async () => {
-    peer = await startTestPeer({ streaming });
+  const waitFor = withTestPeer(streaming, (started) => {
+    peer = started;
   });
-  afterAll(() => peer.close());
-  afterEach(() => {
-    delete process.env.A2A_TEST_TOKEN;
-  });
-  const waitFor = (options: Parameters<typeof createA2AWaitFor>[0] = {}) =>
-    createA2AWaitFor({ agentCardUrl: peer.cardUrl, pollEveryMs: 25, ...options });
 
   it("declines by default when the peer asks for input, with its question as the message", async () => {
     const request = ask("ask");

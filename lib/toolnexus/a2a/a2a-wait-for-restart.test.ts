@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClientFromDriver } from "../client-from-driver";
 import { defineTool } from "../define-tool";
 import { pending } from "../pending";
-import { startTestPeer, type TestPeer } from "../testing/a2a-test-peer";
+import { withTestPeer } from "../testing/a2a-test-helpers";
+import type { TestPeer } from "../testing/a2a-test-peer";
 import { createScriptedDriver } from "../testing/scripted-driver";
 import { createToolkit } from "../toolkit";
 import type { Checkpoint, Context } from "../types";
-import { createA2AWaitFor } from "./a2a-wait-for";
 
 // An asking process that dies while the other agent works finds the same remote task when a new
 // process resumes its checkpoint: the peer is asked once, and the tool gets the peer's answer.
@@ -35,10 +35,9 @@ describe.each([{ streaming: true }, { streaming: false }])(
   "an asking process restarts (streaming: $streaming)",
   ({ streaming }) => {
     let peer: TestPeer;
-    beforeAll(async () => {
-      peer = await startTestPeer({ streaming });
+    const waitFor = withTestPeer(streaming, (started) => {
+      peer = started;
     });
-    afterAll(() => peer.close());
 
     it("finds the remote task again instead of sending a second one", async () => {
       const seen: Array<Context["answer"]> = [];
@@ -48,7 +47,7 @@ describe.each([{ streaming: true }, { streaming: false }])(
       // The first process: it asks, then dies while the peer still works on the task.
       const dies = new AbortController();
       const first = createClientFromDriver(script(), {
-        waitFor: createA2AWaitFor({ agentCardUrl: peer.cardUrl, pollEveryMs: 25, signal: dies.signal }),
+        waitFor: waitFor({ signal: dies.signal }),
       });
       const running = first.run("deploy web", {
         toolkit,
@@ -63,7 +62,7 @@ describe.each([{ streaming: true }, { streaming: false }])(
 
       // The second process: a new client and a new waitFor resume the stored checkpoint.
       const second = createClientFromDriver(script(), {
-        waitFor: createA2AWaitFor({ agentCardUrl: peer.cardUrl, pollEveryMs: 25 }),
+        waitFor: waitFor(),
       });
       const resumed = second.resume(JSON.parse(JSON.stringify(checkpoint)) as Checkpoint, [], { toolkit });
       await new Promise((resolve) => setTimeout(resolve, 200));

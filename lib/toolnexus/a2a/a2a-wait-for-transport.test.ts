@@ -1,24 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ask, until } from "../testing/a2a-test-helpers";
-import { startTestPeer, type TestPeer } from "../testing/a2a-test-peer";
-import { createA2AWaitFor } from "./a2a-wait-for";
+import { describe, expect, it } from "vitest";
+import { ask, PEER_KINDS, until, withTestPeer } from "../testing/a2a-test-helpers";
+import type { TestPeer } from "../testing/a2a-test-peer";
 
 // How the waitFor reaches the other agent: through the host's fetch, and on through failures.
 
-describe.each([
-  { streaming: true, name: "a streaming peer" },
-  { streaming: false, name: "a polling peer" },
-])("createA2AWaitFor against $name", ({ streaming }) => {
+describe.each(PEER_KINDS)("createA2AWaitFor against $name", ({ streaming }) => {
   let peer: TestPeer;
-  beforeAll(async () => {
-    peer = await startTestPeer({ streaming });
+  const waitFor = withTestPeer(streaming, (started) => {
+    peer = started;
   });
-  afterAll(() => peer.close());
-  afterEach(() => {
-    delete process.env.A2A_TEST_TOKEN;
-  });
-  const waitFor = (options: Parameters<typeof createA2AWaitFor>[0] = {}) =>
-    createA2AWaitFor({ agentCardUrl: peer.cardUrl, pollEveryMs: 25, ...options });
 
   it("sends every request, the card's included, through the host's fetch", async () => {
     const seen: string[] = [];

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} in a header is expanded by the library, not a template.
 import { TaskState } from "@a2a-js/sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isToolnexusError } from "../errors";
-import { ask, remoteTask, until } from "../testing/a2a-test-helpers";
+import { ask, PEER_KINDS, remoteTask, until, withTestPeer } from "../testing/a2a-test-helpers";
 import { startTestPeer, type TestPeer } from "../testing/a2a-test-peer";
 import type { Request } from "../types";
 import { createA2AWaitFor } from "./a2a-wait-for";
@@ -10,20 +10,11 @@ import { createA2AWaitFor } from "./a2a-wait-for";
 // Each case runs against a real A2A agent built from the SDK's server pieces, over real HTTP:
 // once on a peer that streams and once on one that does not (the waitFor polls it).
 
-describe.each([
-  { streaming: true, name: "a streaming peer" },
-  { streaming: false, name: "a polling peer" },
-])("createA2AWaitFor against $name", ({ streaming }) => {
+describe.each(PEER_KINDS)("createA2AWaitFor against $name", ({ streaming }) => {
   let peer: TestPeer;
-  beforeAll(async () => {
-    peer = await startTestPeer({ streaming });
+  const waitFor = withTestPeer(streaming, (started) => {
+    peer = started;
   });
-  afterAll(() => peer.close());
-  afterEach(() => {
-    delete process.env.A2A_TEST_TOKEN;
-  });
-  const waitFor = (options: Parameters<typeof createA2AWaitFor>[0] = {}) =>
-    createA2AWaitFor({ agentCardUrl: peer.cardUrl, pollEveryMs: 25, ...options });
 
   it("sends the prompt as text and the Request as data, and a completed task's data part is the answer", async () => {
     process.env.A2A_TEST_TOKEN = "s3cret-token";

@@ -1,26 +1,11 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { ActionFailure, useRefreshingAction } from "@/components/admin/use-refreshing-action";
 import { removeMcpServerAction, setMcpServerDisabledAction } from "./actions";
 
 /** Disable / enable and remove for one server an admin added. */
 export function ServerRowActions({ server }: { server: { id: string; name: string; disabled: boolean } }) {
-  const router = useRouter();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const act = async (work: () => Promise<{ ok: true } | { ok: false; error: { message: string } }>) => {
-    setBusy(true);
-    setFailure(null);
-    const result = await work().catch(() => ({
-      ok: false as const,
-      error: { message: "Please try again." },
-    }));
-    setBusy(false);
-    if (!result.ok) setFailure(result.error.message);
-    router.refresh();
-  };
+  const { busy, failure, act } = useRefreshingAction();
 
   return (
     <div className="admin-cell-actions">
@@ -48,11 +33,7 @@ export function ServerRowActions({ server }: { server: { id: string; name: strin
       >
         Remove {server.name}
       </button>
-      {failure && (
-        <p role="alert" className="field-error">
-          {failure}
-        </p>
-      )}
+      <ActionFailure text={failure} />
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUser, withTestEngine } from "@/app/_lib/test-engine";
+import { afterAll, describe, expect, it } from "vitest";
+import { newUser } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
-import { serveA2AOverHttp } from "./testing/a2a-fixture";
+import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
 // examples/a2a/deploy-via-a2a.mts, run by tsx as its README says, against this app's A2A server
 // over HTTP: agent A's deploy tool asks the app, is killed while the app's run waits for its
@@ -13,16 +13,12 @@ import { serveA2AOverHttp } from "./testing/a2a-fixture";
 
 let db: Db;
 let engine: Engine;
-let served: Awaited<ReturnType<typeof serveA2AOverHttp>>;
-withTestEngine((started) => ({ db, engine } = started));
-beforeAll(async () => {
-  served = await serveA2AOverHttp({ db, engine });
-});
+let served: ServedA2A;
+withA2AServer((started) => ({ db, engine, served } = started));
 /** Every agent A started, killed after the tests so a failing one never outlives them. */
 const running: { kill: () => void }[] = [];
-afterAll(async () => {
+afterAll(() => {
   for (const agent of running) agent.kill();
-  await served?.close();
 });
 
 function runAgentA(token: string) {

@@ -1,6 +1,6 @@
 import { type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAppTestEngine, newUser, withTestEngine } from "@/app/_lib/test-engine";
+import { describe, expect, it } from "vitest";
+import { createAppTestEngine, newUser } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
 import type { Db } from "@/lib/db/sql/client";
 import { createTestDatabase } from "@/lib/db/testing/test-database";
@@ -18,6 +18,7 @@ import {
   text,
   textOfTask,
 } from "./testing/a2a-fixture";
+import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
 // A task's life over A2A on both databases: streaming, cancel (the chat's Stop), an A2A answer
 // racing the inbox, and a restart while the task is input-required.
@@ -39,18 +40,8 @@ async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamRe
 describe.each(["sqlite", "postgres"] as const)("A2A tasks on %s", (provider) => {
   let db: Db;
   let engine: Engine;
-  let served: Awaited<ReturnType<typeof serveA2AOverHttp>>;
-  withTestEngine((started) => ({ db, engine } = started), provider);
-  beforeAll(async () => {
-    served = await serveA2AOverHttp({ db, engine });
-  });
-  afterAll(() => served.close());
-
-  async function clientOf() {
-    const person = await newUser(db, "user");
-    const { token } = await tokenFor(db, person, ["a2a"]);
-    return { person, client: await a2aClient(served.base, token) };
-  }
+  let served: ServedA2A;
+  const { clientOf } = withA2AServer((started) => ({ db, engine, served } = started), provider);
 
   it("streams a task to input-required, then its answer to completed with the artifact", async () => {
     const { client } = await clientOf();

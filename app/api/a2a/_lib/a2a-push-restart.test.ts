@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { saveA2aPushConfig } from "@/lib/db/a2a-push-configs";
 import { createHeldRun } from "@/lib/db/testing/seed-people";
-import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
-import { killEngineChildren, spawnEngineChild } from "@/lib/engine/testing/spawn-child";
+import type { TestDatabase, TestProvider } from "@/lib/db/testing/test-database";
 import { testKeys } from "@/lib/notify/testing/announce";
+import { spawnOutboxChild, waitUntil, withOutboxDatabase } from "@/lib/notify/testing/outbox-crash";
 import { startWebhookReceiver } from "@/lib/notify/testing/webhook-receiver";
 import { sealPushToken } from "@/lib/notify/webhook-secret";
 import { createA2APushQueue } from "./push-queue";
@@ -11,24 +11,10 @@ import { createA2APushQueue } from "./push-queue";
 // A push is a row of the webhook outbox (ADR 0095): queued while no instance sends, and with the
 // instance that was sending it killed mid-attempt, it is delivered by the next one to start.
 
-const child = (env: Record<string, string>) => spawnEngineChild(env, "../../notify/testing/outbox-child.ts");
-
-async function waitUntil(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.each<TestProvider>(["sqlite", "postgres"])("A2A pushes across restarts on %s", (provider) => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    killEngineChildren();
-    await database?.drop();
+  withOutboxDatabase(provider, (created) => {
+    database = created;
   });
 
   it("delivers a push queued while no instance ran, after the one sending it was killed", {
@@ -49,12 +35,12 @@ describe.each<TestProvider>(["sqlite", "postgres"])("A2A pushes across restarts 
       expect(await createA2APushQueue({ db }).pass()).toBe(1);
       expect(await db.webhookDelivery.findFirstOrThrow()).toMatchObject({ status: "pending", attempts: 0 });
 
-      const first = child({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
+      const first = spawnOutboxChild({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
       await receiver.waitForCount(1);
       first.process.kill("SIGKILL");
       await first.exited;
 
-      const next = child({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
+      const next = spawnOutboxChild({ DATABASE_URL: database.url, LEASE_MS: "1000", POLL_MS: "50" });
       await waitUntil(
         async () => (await db.webhookDelivery.findFirstOrThrow()).status === "delivered",
         "the push",

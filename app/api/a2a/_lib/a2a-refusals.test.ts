@@ -1,31 +1,19 @@
 import { TaskState } from "@a2a-js/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUser, withTestEngine } from "@/app/_lib/test-engine";
+import { describe, expect, it } from "vitest";
+import { newUser } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
-import {
-  a2aClient,
-  asTask,
-  data,
-  listQuery,
-  send,
-  serveA2AOverHttp,
-  taskQuery,
-  text,
-} from "./testing/a2a-fixture";
+import { a2aClient, asTask, data, listQuery, send, taskQuery, text } from "./testing/a2a-fixture";
+import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
 // Every refusal of the A2A server: the protocol's error code, a message that says why, and
 // nothing changed in the database.
 
 let db: Db;
 let engine: Engine;
-let served: Awaited<ReturnType<typeof serveA2AOverHttp>>;
-withTestEngine((started) => ({ db, engine } = started));
-beforeAll(async () => {
-  served = await serveA2AOverHttp({ db, engine });
-});
-afterAll(() => served.close());
+let served: ServedA2A;
+withA2AServer((started) => ({ db, engine, served } = started));
 
 async function person(scopes: Parameters<typeof tokenFor>[2] = ["a2a"]) {
   const user = await newUser(db, "user");

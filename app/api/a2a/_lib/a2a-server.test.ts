@@ -4,40 +4,20 @@ import {
   LegacyJsonRpcTransport,
   parseLegacyAgentCard,
 } from "@a2a-js/sdk/compat/v0_3/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUser, withTestEngine } from "@/app/_lib/test-engine";
-import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
+import { describe, expect, it } from "vitest";
+import { newUser } from "@/app/_lib/test-engine";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
-import {
-  a2aClient,
-  asTask,
-  data,
-  parkedRequestOf,
-  send,
-  serveA2AOverHttp,
-  taskQuery,
-  text,
-  textOfTask,
-} from "./testing/a2a-fixture";
+import { asTask, data, parkedRequestOf, send, taskQuery, text, textOfTask } from "./testing/a2a-fixture";
+import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
 // The app's agent over A2A, with the official SDK's client over real HTTP, on both databases.
 
 describe.each(["sqlite", "postgres"] as const)("the A2A server on %s", (provider) => {
   let db: Db;
   let engine: Engine;
-  let served: Awaited<ReturnType<typeof serveA2AOverHttp>>;
-  withTestEngine((started) => ({ db, engine } = started), provider);
-  beforeAll(async () => {
-    served = await serveA2AOverHttp({ db, engine });
-  });
-  afterAll(() => served.close());
-
-  async function clientOf(role: "user" | "reviewer" = "user") {
-    const person = await newUser(db, role);
-    const { token } = await tokenFor(db, person, ["a2a"]);
-    return { person, token, client: await a2aClient(served.base, token) };
-  }
+  let served: ServedA2A;
+  const { clientOf } = withA2AServer((started) => ({ db, engine, served } = started), provider);
 
   it("serves a card with the app's tools as skills, streaming, and bearer tokens with the a2a scope", async () => {
     const response = await fetch(`${served.base}/.well-known/agent-card.json`, {

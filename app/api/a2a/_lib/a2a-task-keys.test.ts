@@ -1,10 +1,9 @@
 import { TaskState } from "@a2a-js/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUser, withTestEngine } from "@/app/_lib/test-engine";
-import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
+import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
-import { a2aClient, asTask, listQuery, send, serveA2AOverHttp, text } from "./testing/a2a-fixture";
+import { asTask, listQuery, send, text } from "./testing/a2a-fixture";
+import { withA2AServer } from "./testing/with-a2a-server";
 
 // What a client that restarts relies on (ADR 0085), with the SDK's client over real HTTP on both
 // databases: a contextId of its choosing names one chat, ListTasks finds that chat's tasks page
@@ -13,18 +12,7 @@ import { a2aClient, asTask, listQuery, send, serveA2AOverHttp, text } from "./te
 describe.each(["sqlite", "postgres"] as const)("A2A task keys on %s", (provider) => {
   let db: Db;
   let engine: Engine;
-  let served: Awaited<ReturnType<typeof serveA2AOverHttp>>;
-  withTestEngine((started) => ({ db, engine } = started), provider);
-  beforeAll(async () => {
-    served = await serveA2AOverHttp({ db, engine });
-  });
-  afterAll(() => served.close());
-
-  async function clientOf() {
-    const person = await newUser(db, "user");
-    const { token } = await tokenFor(db, person, ["a2a"]);
-    return { person, client: await a2aClient(served.base, token) };
-  }
+  const { clientOf } = withA2AServer((started) => ({ db, engine } = started), provider);
 
   it("keeps a chosen contextId as one chat, and lists its tasks newest first, page by page", async () => {
     const { person, client } = await clientOf();

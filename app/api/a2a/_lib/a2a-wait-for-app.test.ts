@@ -7,13 +7,13 @@ import {
   defineTool,
   pending,
 } from "toolnexus";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUser, withTestEngine } from "@/app/_lib/test-engine";
+import { describe, expect, it } from "vitest";
+import { newUser } from "@/app/_lib/test-engine";
 import { tokenFor } from "@/app/api/mcp/_lib/testing/mcp-fixture";
 import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createScriptedDriver } from "@/lib/toolnexus/testing/scripted-driver";
-import { serveA2AOverHttp } from "./testing/a2a-fixture";
+import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
 // The two halves together (ADR 0085): an agent built on the library hands its approval to this
 // app with createA2AWaitFor, a reviewer approves in the app, and the agent's tool goes on. An
@@ -53,12 +53,8 @@ async function until<T>(probe: () => Promise<T | null | undefined>, what: string
 describe.each(["sqlite", "postgres"] as const)("createA2AWaitFor asking this app on %s", (provider) => {
   let db: Db;
   let engine: Engine;
-  let served: Awaited<ReturnType<typeof serveA2AOverHttp>>;
-  withTestEngine((started) => ({ db, engine } = started), provider);
-  beforeAll(async () => {
-    served = await serveA2AOverHttp({ db, engine });
-  });
-  afterAll(() => served.close());
+  let served: ServedA2A;
+  withA2AServer((started) => ({ db, engine, served } = started), provider);
 
   async function asker() {
     const person = await newUser(db, "user");
