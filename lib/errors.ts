@@ -61,6 +61,10 @@ export const appErrorCatalog = {
     status: 409,
     message: "You have already voted on this request; each member votes once.",
   },
+  "conflict:vote_covered": {
+    status: 409,
+    message: "This person's vote on this request was already cast by the one covering for them, or by them.",
+  },
   "conflict:vote_late": {
     status: 409,
     message:

@@ -99,6 +99,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Search
       ...(row.outcome ? { outcome: row.outcome } : {}),
       ...(row.tally ? { tally: row.tally } : {}),
       ...(row.escalation ? { escalation: row.escalation } : {}),
+      ...(row.coveringFor ? { coveringFor: row.coveringFor } : {}),
       ...(row.expiresAt ? { expiresAt: row.expiresAt } : {}),
       ...headlineOf(row.args),
       ...(row.ownerId !== user.id || row.origin.via === "api"

@@ -42,6 +42,15 @@ describe("requestCardView", () => {
     expect(theirs).toMatchObject({ answer: { ok: false, reason: "declined", answeredBy: "a reviewer" } });
   });
 
+  it("names the one who answered in the viewer's place while they were away", () => {
+    const at = "2026-01-01T12:05:00.000Z";
+    const covered = requestCardView(
+      { ...card, resolution: { status: "answered", ok: true, actorId: "u9", forUserId: "u1", at } },
+      "u1",
+    );
+    expect(covered).toMatchObject({ answer: { answeredBy: "the person covering for you" } });
+  });
+
   it("names someone else who cancelled the run an admin", () => {
     const at = "2026-01-01T12:05:00.000Z";
     const cancelled = (actorId: string) =>

@@ -15,6 +15,8 @@ export function requestCardView(card: RequestCardData, viewerId: string): Reques
   let answeredBy: string | undefined;
   // Besides the owner, only an admin may cancel a run; answers from others come from reviewers.
   if (resolution.actorId && resolution.actorId === viewerId) answeredBy = "you";
+  // Someone the viewer named to cover for them while away answered in their place (ADR 0098).
+  else if (resolution.forUserId === viewerId) answeredBy = "the person covering for you";
   else if (resolution.actorId) answeredBy = resolution.status === "cancelled" ? "an admin" : "a reviewer";
   return {
     status: resolution.status,

@@ -14,6 +14,7 @@ export type InboxItem = Pick<
   | "tally"
   | "outcome"
   | "escalation"
+  | "coveringFor"
 > & {
   /** Where the row's link goes: the inbox with this request selected beside the list. */
   href: string;

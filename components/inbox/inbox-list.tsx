@@ -201,6 +201,10 @@ function RowFacts({ item, showKind }: { item: InboxItem; showKind: boolean }) {
   return (
     <div className="inbox-meta muted">
       {item.outcome && <OutcomeBadge outcome={item.outcome} />}
+      {item.coveringFor && (
+        // Addressed to someone away whom the viewer covers for (ADR 0098): their answer counts as theirs.
+        <span className="badge">for {item.coveringFor.email} · away</span>
+      )}
       {showKind && <span className="inbox-kind">{requestKindSpec(item.kind).label}</span>}
       <span className="inbox-tool">{item.toolName}</span>
       {item.headline && <span className="inbox-headline">{item.headline}</span>}

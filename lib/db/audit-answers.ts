@@ -1,3 +1,4 @@
+import { answeredByWords } from "@/lib/domain/answer-words";
 import { isApprovalKind, outcomeOf } from "@/lib/domain/outcome";
 import { KNOWN_REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import "server-only";
@@ -76,12 +77,25 @@ export async function listAuditAnswers({
         reason: true,
         data: true,
         createdAt: true,
+        forUserId: true,
         actor: { select: { id: true, name: true, email: true } },
         request: { select: { id: true, kind: true, prompt: true, toolName: true, args: true, data: true } },
       },
     }),
     db.answer.count({ where }),
   ]);
+  // Whom an answer was given for, when someone covered for them (ADR 0098): a page's few names.
+  const forIds = [...new Set(found.flatMap((row) => (row.forUserId ? [row.forUserId] : [])))];
+  const forNames = new Map(
+    forIds.length === 0
+      ? []
+      : (
+          await db.user.findMany({
+            where: { id: { in: forIds } },
+            select: { id: true, name: true, email: true },
+          })
+        ).map((user) => [user.id, user.name ?? user.email ?? user.id]),
+  );
   return {
     total,
     rows: found.map((row) => {
@@ -92,7 +106,13 @@ export async function listAuditAnswers({
         answerId: row.id,
         answeredAt: row.createdAt.toISOString(),
         actor: row.actor
-          ? { id: row.actor.id, name: row.actor.name ?? row.actor.email ?? row.actor.id }
+          ? {
+              id: row.actor.id,
+              name: answeredByWords(
+                row.actor.name ?? row.actor.email ?? row.actor.id,
+                row.forUserId ? (forNames.get(row.forUserId) ?? row.forUserId) : null,
+              ),
+            }
           : null,
         requestId: row.request.id,
         kind: row.request.kind,

@@ -1,4 +1,5 @@
 import "server-only";
+import { answeredByWords } from "@/lib/domain/answer-words";
 import type { ThreadEvent } from "@/lib/domain/events";
 import type { DbClient } from "./db-types";
 import { type SqlStatement, sql, sqlTable, sqlTime } from "./sql/hot-sql";
@@ -52,13 +53,18 @@ export async function listDecidedMailRecipient({ db, requestRowId }: { db: DbCli
 export async function getDecisionByRequest({ db, requestRowId }: { db: DbClient; requestRowId: string }) {
   const answer = await db.answer.findUnique({
     where: { requestRowId },
-    select: { ok: true, reason: true, actor: { select: { name: true, email: true } } },
+    select: { ok: true, reason: true, forUserId: true, actor: { select: { name: true, email: true } } },
   });
   if (!answer) return null;
+  // "Sam for Rita" when Sam covered for Rita while she was away (ADR 0098).
+  const forUser = answer.forUserId
+    ? await db.user.findUnique({ where: { id: answer.forUserId }, select: { name: true, email: true } })
+    : null;
+  const actorName = answer.actor?.name ?? answer.actor?.email ?? null;
   return {
     ok: answer.ok,
     reason: answer.reason,
-    actorName: answer.actor?.name ?? answer.actor?.email ?? null,
+    actorName: actorName && answeredByWords(actorName, forUser ? (forUser.name ?? forUser.email) : null),
   };
 }
 

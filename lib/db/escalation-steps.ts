@@ -45,11 +45,13 @@ export async function insertEscalationSteps({
   expiresAt: Date | null;
   steps: readonly EscalationStep[];
 }): Promise<void> {
+  const people = await addedPeopleIds(tx, steps);
   const rows = steps.flatMap((step, position) => {
     const duration = parseDuration(step.after);
     if (!duration.ok) return [];
     const dueAt = new Date(askedAt.getTime() + duration.ms);
     if (expiresAt && dueAt > expiresAt) return [];
+    const add = typeof step.action === "object" && "add" in step.action ? step.action : null;
     return [
       [
         newRowId(),
@@ -60,13 +62,28 @@ export async function insertEscalationSteps({
         sqlJson(JSON.stringify(step.action)),
         sqlTime(dueAt),
         sqlTime(askedAt),
+        add && addsPerson(add) ? (people.get(normaliseEmail(add.add)) ?? null) : null,
+        add && !addsPerson(add) ? add.add : null,
       ],
     ];
   });
   if (rows.length === 0) return;
   await hotSqlOf(tx).execute(sql`
-    INSERT INTO ${sqlTable("RequestEscalationStep")} ("id", "requestRowId", "position", "after", "kind", "action", "dueAt", "createdAt")
+    INSERT INTO ${sqlTable("RequestEscalationStep")} ("id", "requestRowId", "position", "after", "kind", "action", "dueAt", "createdAt", "addedUserId", "addedGroup")
     VALUES ${sqlRows(rows)}`);
+}
+
+/** The accounts of the people a ladder's "add" steps name, by normalised email. */
+async function addedPeopleIds(tx: DbTx, steps: readonly EscalationStep[]): Promise<Map<string, string>> {
+  const emails = steps.flatMap(({ action }) =>
+    typeof action === "object" && "add" in action && addsPerson(action) ? [normaliseEmail(action.add)] : [],
+  );
+  if (emails.length === 0) return new Map();
+  const found = await tx.user.findMany({
+    where: { email: { in: emails } },
+    select: { id: true, email: true },
+  });
+  return new Map(found.map((user) => [user.email!, user.id]));
 }
 
 export interface DueEscalationStep {

@@ -3,8 +3,10 @@ import type { InboxRow } from "@/lib/domain/inbox";
 import { outcomeOf } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/domain/roles";
 import { listGroupSlugsForUser } from "./approver-groups";
+import { listCoveringFor } from "./covering-rows";
 import type { DbClient } from "./db-types";
 import { listEscalationStepsByRequest } from "./escalation-steps";
+import { listNamedHalfIds } from "./named-half";
 import { toRequestOrigins } from "./request-origins";
 import { textSearchWhere } from "./text-search";
 import { listVoteTallies } from "./vote-tallies";
@@ -58,6 +60,8 @@ export type InboxHalf = {
   audience?: string | { not: string };
   /** The approver groups whose requests the viewer votes on (admins: every group's). */
   audienceGroup?: { in: string[] };
+  /** The named half's rows (named-half.ts). */
+  id?: { in: string[] };
 };
 
 /**
@@ -138,8 +142,12 @@ export async function listInboxRequests({
     ...(query.kind ? { kind: query.kind } : {}),
     ...(query.search ? await textSearchWhere({ db, table: "Request", text: query.search }) : {}),
   };
-  const groupHalf = await groupHalfOf(db, viewer);
-  const halves = [...inboxHalvesOf(viewer), ...(groupHalf ? [groupHalf] : [])].map((half) => ({
+  const [groupHalf, named] = await Promise.all([
+    groupHalfOf(db, viewer),
+    listNamedHalfIds({ db, viewer, status: query.status }),
+  ]);
+  const namedHalf = named.length > 0 ? [{ id: { in: named } }] : [];
+  const halves = [...inboxHalvesOf(viewer), ...(groupHalf ? [groupHalf] : []), ...namedHalf].map((half) => ({
     ...filters,
     ...half,
   }));
@@ -164,18 +172,27 @@ export async function listInboxRequests({
     db,
     rows: found.map((row) => ({ ...row, ownerName: row.owner.name ?? row.owner.email })),
   });
-  const [tallies, ladders] = await Promise.all([
+  const namedIds = new Set(named);
+  const [tallies, ladders, covering] = await Promise.all([
     listVoteTallies({ db, requests: found }),
     listEscalationStepsByRequest({ db, requestRowIds: found.map((row) => row.id) }),
+    // An admin may cover a group's member on its requests listed in their all-groups half.
+    listCoveringFor({
+      db,
+      viewer,
+      rows: viewer.role === "admin" ? found : found.filter((row) => namedIds.has(row.id)),
+    }),
   ]);
   return {
     total,
     rows: found.map((row) => {
       const tally = tallies.get(row.id);
       const escalation = ladders.get(row.id)?.filter((step) => step.firedAt !== null);
+      const coveringFor = covering.get(row.id);
       return {
         ...toInboxRow(row, origins.get(row.id)!),
         ...(tally ? { tally } : {}),
+        ...(coveringFor ? { coveringFor } : {}),
         ...(escalation?.length ? { escalation } : {}),
       };
     }),

@@ -1,16 +1,19 @@
 import type { DbClient } from "./db-types";
 import { type InboxHalf, type InboxQuery, inboxHalvesOf } from "./inbox-requests";
+import { namedHalfSql } from "./named-half";
 import { hotSqlOf, readSqlTime, type SqlStatement, sql, sqlColumns, sqlJoin, sqlTable } from "./sql/hot-sql";
 
 type VersionRow = Record<
-  | `${"r" | "o" | "g"}${"Open" | "Answered" | "Expired" | "Cancelled"}`
+  | `${"r" | "o" | "g" | "n"}${"Open" | "Answered" | "Expired" | "Cancelled"}`
   | "rCount"
   | "oCount"
   | "gCount"
+  | "nCount"
   | "taken"
   | "votedOwn"
   | "votedGroup"
-  | `${"r" | "o" | "g"}Escalated`,
+  | "votedNamed"
+  | `${"r" | "o" | "g" | "n"}Escalated`,
   unknown
 >;
 
@@ -53,13 +56,15 @@ export async function getInboxVersionByViewer({
   columns.push(...newestVotes(viewer));
   const escalatedHalves = [...halves, groupHalfInSql(viewer)];
   columns.push(...newestEscalations(escalatedHalves, [...prefixes, "g"]));
+  // What a ladder added the viewer to, or someone away they cover is named on (named-half.ts).
+  columns.push(...namedHalfColumns(viewer, new Date()));
   const [row] = await hotSqlOf(db).query<VersionRow>(sql`SELECT ${sqlJoin(columns, ", ")}`);
   // A vote that does not settle a group's request leaves it open: its tally moves the version.
-  const voteTimes = [row!.votedOwn, row!.votedGroup].map((at) =>
+  const voteTimes = [row!.votedOwn, row!.votedGroup, row!.votedNamed].map((at) =>
     at === null ? 0 : readSqlTime(at).getTime(),
   );
   const voted = Math.max(...voteTimes) === 0 ? "" : `.${Math.max(...voteTimes).toString(36)}`;
-  const groups = `|${halfVersion(row!, "g")}${voted}${escalatedSuffix(row!)}`;
+  const groups = `|${halfVersion(row!, "g")}|${halfVersion(row!, "n")}${voted}${escalatedSuffix(row!)}`;
   if (halves.length === 1) return `${halfVersion(row!, "o")}${groups}`;
   // A take (or letting go) moves the reviewers' version: they see who is on which request. A
   // take that lapses changes nothing stored; the page hides it by its own clock.
@@ -109,7 +114,7 @@ function newestEscalations(halves: VersionHalf[], prefixes: readonly ("r" | "o" 
 
 /** `.<newest escalation of any half, base 36>`, or nothing while none of them has one. */
 function escalatedSuffix(row: VersionRow): string {
-  const times = (["r", "o", "g"] as const).map((half) => {
+  const times = (["r", "o", "g", "n"] as const).map((half) => {
     const at = row[`${half}Escalated`];
     return at === undefined || at === null ? 0 : readSqlTime(at).getTime();
   });
@@ -154,6 +159,25 @@ function newest(
   return sql`(SELECT ${c} FROM ${R} WHERE ${where} ORDER BY ${c} DESC LIMIT 1) AS ${sqlColumns([alias])}`;
 }
 
+/**
+ * The named half's open count, newest `createdAt` per status and newest vote on its open rows.
+ * Its rows are found through `IN` lists, so the newest is an aggregate rather than a seek in
+ * order: it reads the few rows a person was added to or covers.
+ */
+function namedHalfColumns(viewer: InboxQuery["viewer"], now: Date): SqlStatement[] {
+  const open = namedHalfSql(viewer, now, "open");
+  return [
+    sql`(SELECT count(*) FROM ${R} WHERE ${open}) AS "nCount"`,
+    ...Object.entries(STATUSES).map(
+      ([name, status]) =>
+        sql`(SELECT max("createdAt") FROM ${R} WHERE ${namedHalfSql(viewer, now, status)}) AS ${sqlColumns([`n${name}`])}`,
+    ),
+    sql`(SELECT max((SELECT max("createdAt") FROM ${sqlTable("RequestVote")}
+      WHERE "requestRowId" = ${R}."id")) FROM ${R} WHERE ${open}) AS "votedNamed"`,
+    sql`(SELECT max("escalatedAt") FROM ${R} WHERE ${open}) AS "nEscalated"`,
+  ];
+}
+
 /** A half's open count and its newest `createdAt` per status, each one index seek. */
 function halfColumns(half: VersionHalf, prefix: "r" | "o" | "g"): SqlStatement[] {
   return [
@@ -165,7 +189,7 @@ function halfColumns(half: VersionHalf, prefix: "r" | "o" | "g"): SqlStatement[]
 }
 
 /** `<open count>.<newest createdAt of any status, base 36>` of one half. */
-function halfVersion(row: VersionRow, half: "r" | "o" | "g"): string {
+function halfVersion(row: VersionRow, half: "r" | "o" | "g" | "n"): string {
   const times = (["Open", "Answered", "Expired", "Cancelled"] as const).map((status) => {
     const at = row[`${half}${status}`];
     return at === null ? 0 : readSqlTime(at).getTime();

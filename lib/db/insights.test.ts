@@ -123,19 +123,23 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
     await database?.drop();
   });
 
+  // Percentiles are read from histograms (ADR 0099): the nearest-rank answer's bucket end, at
+  // most 3% above it and never above the slowest. Bucket ends (1 s · 1.03^i) worked out by hand:
+  // 5 min → 5.005, 6 → 6.156, 9 → 9.040, 10 → 10.175, 20 → 20.081 minutes.
   it("computes p50 and p90 per day by tool and by group, as worked out by hand", async () => {
     const figures = await loadInsights({ db: database.db, scope: ALL, filters: WEEK, now: NOW });
     expect(figures.byTool).toEqual([
       { day: "2030-01-08", series: "deploy", answers: 1, p50Minutes: 5, p90Minutes: 5 },
-      { day: "2030-01-09", series: "deploy", answers: 4, p50Minutes: 20, p90Minutes: 40 },
-      // 1..10 and 100: the 6th and 10th of 11.
-      { day: "2030-01-09", series: "email", answers: 11, p50Minutes: 6, p90Minutes: 10 },
+      // 10, 20, 30, 40: the 2nd (20 → 20.1) and the 4th, the slowest (40).
+      { day: "2030-01-09", series: "deploy", answers: 4, p50Minutes: 20.1, p90Minutes: 40 },
+      // 1..10 and 100: the 6th (6 → 6.2) and 10th (10 → 10.2) of 11.
+      { day: "2030-01-09", series: "email", answers: 11, p50Minutes: 6.2, p90Minutes: 10.2 },
     ]);
     expect(figures.byGroup).toEqual([
       { day: "2030-01-08", series: "*any", answers: 1, p50Minutes: 5, p90Minutes: 5 },
       { day: "2030-01-09", series: "*owner", answers: 1, p50Minutes: 100, p90Minutes: 100 },
       { day: "2030-01-09", series: "ops", answers: 10, p50Minutes: 5, p90Minutes: 9 },
-      { day: "2030-01-09", series: "sre", answers: 4, p50Minutes: 20, p90Minutes: 40 },
+      { day: "2030-01-09", series: "sre", answers: 4, p50Minutes: 20.1, p90Minutes: 40 },
     ]);
   });
 

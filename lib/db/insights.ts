@@ -1,23 +1,17 @@
 import "server-only";
 import {
   ANY_REVIEWER_GROUP,
-  type AnsweredRow,
   computeInsights,
   type InsightFigures,
   type InsightFilters,
   type InsightScope,
+  liveFrom,
   type OpenRow,
   OWNER_GROUP,
   periodStart,
 } from "@/lib/domain/insights";
 import type { DbClient } from "./db-types";
-
-type Addressees = { audience: string; audienceGroup: string | null };
-
-function groupOf(row: Addressees): string {
-  if (row.audience === "group" && row.audienceGroup) return row.audienceGroup;
-  return row.audience === "reviewers" ? ANY_REVIEWER_GROUP : OWNER_GROUP;
-}
+import { groupOf, readDaySummaries, summariseAnswersBetween, summariseClosedDays } from "./insight-summaries";
 
 function whereGroup(group: string) {
   if (group === ANY_REVIEWER_GROUP) return { audience: "reviewers" };
@@ -38,10 +32,10 @@ function whereAddressees(scope: InsightScope, group: string | undefined) {
 }
 
 /**
- * Every figure of /admin/insights for a viewer's scope and filters. Answers are found by their
- * own (createdAt) and (toolName, createdAt) indexes, expiries by (status, expiresAt), open
- * requests by (status, …, createdAt); percentiles are nearest-rank over the durations read, so
- * both databases give the same numbers.
+ * Every figure of /admin/insights for a viewer's scope and filters. Answers of closed days come
+ * from their per-day summaries (written here the first time a day is needed, ADR 0099), the rest
+ * of the period's answers are read live by their (createdAt) and (toolName, createdAt) indexes;
+ * expiries by (status, expiresAt), open requests by (status, …, createdAt).
  */
 export async function loadInsights({
   db,
@@ -55,21 +49,20 @@ export async function loadInsights({
   now: Date;
 }): Promise<InsightFigures> {
   const since = periodStart(now, filters.days);
+  const live = new Date(Math.max(since.getTime(), liveFrom(now).getTime()));
+  await summariseClosedDays({ db, now, since });
   const addressees = whereAddressees(scope, filters.group);
   const request = { ...addressees, ...(filters.tool ? { toolName: filters.tool } : {}) };
-  const [answers, expired, escalated, open] = await Promise.all([
-    db.answer.findMany({
-      where: {
-        createdAt: { gte: since, lte: now },
-        ...(filters.tool ? { toolName: filters.tool } : {}),
-        // An admin's unfiltered view needs no condition on the request (and no join for it).
-        ...(addressees.AND.length > 0 ? { request: addressees } : {}),
-      },
-      select: {
-        createdAt: true,
-        ok: true,
-        request: { select: { createdAt: true, toolName: true, audience: true, audienceGroup: true } },
-      },
+  const [stored, today, expired, escalated, open] = await Promise.all([
+    readDaySummaries({ db, scope, from: since, until: live, tool: filters.tool, group: filters.group }),
+    summariseAnswersBetween({
+      db,
+      from: live,
+      // The answers up to now, inclusive.
+      until: new Date(now.getTime() + 1),
+      scope,
+      tool: filters.tool,
+      group: filters.group,
     }),
     db.request.findMany({
       where: { status: "expired", expiresAt: { gte: since, lte: now }, ...request },
@@ -93,13 +86,6 @@ export async function loadInsights({
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     }),
   ]);
-  const answered: AnsweredRow[] = answers.map((row) => ({
-    tool: row.request.toolName,
-    group: groupOf(row.request),
-    askedAt: row.request.createdAt,
-    answeredAt: row.createdAt,
-    ok: row.ok,
-  }));
   const openRows: OpenRow[] = open.map((row) => ({
     id: row.id,
     tool: row.toolName,
@@ -110,14 +96,19 @@ export async function loadInsights({
   return computeInsights({
     now,
     days: filters.days,
-    answered,
+    answered: [...stored, ...today],
     expiredAt: expired.flatMap((row) => (row.expiresAt ? [row.expiresAt] : [])),
     escalatedAt: escalated.flatMap((row) => (row.firedAt ? [row.firedAt] : [])),
     open: openRows,
   });
 }
 
-/** The tools and groups a viewer can filter by: those their scope's requests name. */
+/**
+ * The tools and groups a viewer can filter by. Tools: those named by the scope's summarised
+ * answers (every summarised day, ADR 0099) or its open requests; reading every request for them
+ * would cost more than the figures. A tool first asked for today shows once it is open or its day
+ * is summarised.
+ */
 export async function listInsightChoices({
   db,
   scope,
@@ -125,18 +116,18 @@ export async function listInsightChoices({
   db: DbClient;
   scope: InsightScope;
 }): Promise<{ tools: string[]; groups: string[] }> {
-  const [tools, groups] = await Promise.all([
-    db.request.findMany({
-      where: whereAddressees(scope, undefined),
-      distinct: ["toolName"],
-      select: { toolName: true },
-      orderBy: { toolName: "asc" },
+  const [answered, open, groups] = await Promise.all([
+    db.insightDaySummary.groupBy({
+      by: ["toolName"],
+      where: scope.kind === "groups" ? { group: { in: [ANY_REVIEWER_GROUP, ...scope.slugs] } } : {},
     }),
+    db.request.groupBy({ by: ["toolName"], where: { status: "open", ...whereAddressees(scope, undefined) } }),
     scope.kind === "all"
       ? db.approverGroup.findMany({ select: { slug: true }, orderBy: { slug: "asc" } })
       : [],
   ]);
+  const tools = new Set([...answered, ...open].map((row) => row.toolName));
   const slugs = scope.kind === "all" ? groups.map((group) => group.slug) : scope.slugs;
   const pools = scope.kind === "all" ? [ANY_REVIEWER_GROUP, OWNER_GROUP] : [ANY_REVIEWER_GROUP];
-  return { tools: tools.map((row) => row.toolName), groups: [...pools, ...slugs] };
+  return { tools: [...tools].sort(), groups: [...pools, ...slugs] };
 }

@@ -1,10 +1,12 @@
 import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
 import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
+import { requestKindSpec } from "@/lib/domain/request-kinds";
 import { hasRole, parseRole } from "@/lib/domain/roles";
 import type { DbClient, DbTx } from "./db-types";
 import { decidedNoticeSql, resolvedEventsOf } from "./decided-mail";
 import { listAddedAddressees } from "./escalation-steps";
+import { listCoveringDelegates } from "./mail-delegates";
 import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./sql/hot-sql";
 import { newRowId } from "./sql/row-id";
 
@@ -119,7 +121,7 @@ export async function listMailRecipientsByRequest({
 }): Promise<{ askerId: string | null; recipients: { userId: string; mode: EmailMode }[] }> {
   const request = await db.request.findUnique({
     where: { id: requestRowId },
-    select: { ownerId: true, audience: true, audienceGroup: true, status: true },
+    select: { ownerId: true, audience: true, audienceGroup: true, status: true, kind: true },
   });
   if (request?.status !== "open") return { askerId: null, recipients: [] };
   const added = await listAddedAddressees({ db, requestRowId });
@@ -139,6 +141,13 @@ export async function listMailRecipientsByRequest({
               : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
         select: { id: true, role: true },
       });
+  // An approval to every reviewer names nobody, so it passes to no one's delegate; a sign-in is
+  // never delegated (ADR 0098).
+  const named =
+    request.audience === "reviewers" ||
+    (request.audience === "owner" && requestKindSpec(request.kind).form === "sign-in")
+      ? []
+      : original;
   const widened =
     added.length === 0
       ? []
@@ -155,7 +164,13 @@ export async function listMailRecipientsByRequest({
           select: { id: true, role: true },
         });
   // A group's request goes to its members who may vote: everyone in it but the asker; those a
-  // ladder added (ADR 0093) never include the asker either.
+  // ladder added (ADR 0093) never include the asker either; and the delegates of those named on
+  // it who are away (ADR 0098), once each.
+  const delegates = await listCoveringDelegates({
+    db,
+    principals: [...named, ...widened],
+    askerId: request.ownerId,
+  });
   const ids = new Set<string>();
   const audience = [
     ...original.filter(
@@ -165,6 +180,7 @@ export async function listMailRecipientsByRequest({
         hasRole(parseRole(user.role), "reviewer"),
     ),
     ...widened,
+    ...delegates,
   ].filter((user) => {
     if (ids.has(user.id)) return false;
     ids.add(user.id);

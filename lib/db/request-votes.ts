@@ -16,6 +16,8 @@ export interface StoredVote {
   voterId: string;
   email: string;
   name: string | null;
+  /** Who cast it for the voter, when someone covered for them (ADR 0098): their name or email. */
+  castByName?: string;
   ok: boolean;
   note?: string;
   status: VoteStatus;
@@ -26,6 +28,8 @@ export interface StoredVote {
 export interface NewVote {
   requestRowId: string;
   voterId: string;
+  /** Who cast it: the voter, or the person covering for them while they are away (ADR 0098). */
+  castById: string;
   ok: boolean;
   note?: string;
   /** For an approval, the arguments it approved; null for a decline. */
@@ -36,8 +40,9 @@ export interface NewVote {
 }
 
 /**
- * Records one vote and its audit entry together. The unique `(requestRowId, voterId)` is what
- * refuses a second vote, however the two race: "second" then, and nothing is written.
+ * Records one vote and its audit entry together. The unique `(requestRowId, voterId)` and
+ * `(requestRowId, castById)` are what refuse a second vote, however the two race: "second"
+ * then, and nothing is written. The audit names who cast it, and `for` whom when not themselves.
  */
 export async function recordVote({
   db,
@@ -52,6 +57,7 @@ export async function recordVote({
         data: {
           requestRowId: vote.requestRowId,
           voterId: vote.voterId,
+          castById: vote.castById,
           ok: vote.ok,
           note: vote.note ?? null,
           ...(vote.arguments ? { arguments: toJson(vote.arguments) } : {}),
@@ -61,7 +67,7 @@ export async function recordVote({
       }),
       db.auditLog.create({
         data: {
-          actorId: vote.voterId,
+          actorId: vote.castById,
           action: "request.voted",
           targetType: "request",
           targetId: vote.requestRowId,
@@ -69,6 +75,7 @@ export async function recordVote({
             ok: vote.ok,
             ...(vote.note ? { note: vote.note } : {}),
             ...(vote.status === "late" ? { late: true } : {}),
+            ...(vote.castById !== vote.voterId ? { for: vote.voterId } : {}),
           }),
         },
       }),
@@ -198,15 +205,32 @@ export async function listVotes({
       status: true,
       argsHash: true,
       createdAt: true,
+      castById: true,
       voter: { select: { email: true, name: true } },
     },
   });
+  const casters = [
+    ...new Set(rows.flatMap((r) => (r.castById && r.castById !== r.voterId ? [r.castById] : []))),
+  ];
+  const casterNames = new Map(
+    casters.length === 0
+      ? []
+      : (
+          await db.user.findMany({
+            where: { id: { in: casters } },
+            select: { id: true, name: true, email: true },
+          })
+        ).map((u) => [u.id, u.name ?? u.email ?? u.id]),
+  );
   for (const row of rows) {
     const list = out.get(row.requestRowId) ?? [];
+    const castByName =
+      row.castById && row.castById !== row.voterId ? casterNames.get(row.castById) : undefined;
     list.push({
       voterId: row.voterId,
       email: row.voter.email ?? row.voterId,
       name: row.voter.name,
+      ...(castByName ? { castByName } : {}),
       ok: row.ok,
       ...(row.note ? { note: row.note } : {}),
       status: row.status as VoteStatus,
@@ -218,15 +242,21 @@ export async function listVotes({
   return out;
 }
 
-/** Whether this person has voted on the request already (each votes once). */
+/**
+ * Whether this person's vote is in already (each votes once), or, given `castById`, whether that
+ * person has cast one (for themselves or for someone they cover, ADR 0098).
+ */
 export async function hasVoted({
   db,
   requestRowId,
   voterId,
+  castById,
 }: {
   db: DbClient;
   requestRowId: string;
   voterId: string;
+  castById?: string;
 }): Promise<boolean> {
-  return (await db.requestVote.count({ where: { requestRowId, voterId } })) > 0;
+  const who = castById ? { OR: [{ voterId }, { castById }] } : { voterId };
+  return (await db.requestVote.count({ where: { requestRowId, ...who } })) > 0;
 }

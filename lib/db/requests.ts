@@ -7,6 +7,8 @@ import { hotSqlOf, readSqlJson, readSqlTime, sql, sqlInt, sqlTable, sqlTime } fr
 
 export interface StoredAnswer {
   actorId: string | null;
+  /** Whom the actor answered for, when covering for someone away (ADR 0098). */
+  forUserId?: string;
   ok: boolean;
   data?: Record<string, unknown>;
   reason?: DeclineReason;
@@ -42,6 +44,7 @@ interface RequestRow {
   resolvedAt: Date | null;
   answer?: {
     actorId: string | null;
+    forUserId?: string | null;
     ok: boolean;
     data: unknown;
     reason: string | null;
@@ -90,6 +93,7 @@ export function toStoredRequest(row: RequestRow): StoredRequest {
     answer: answer
       ? {
           actorId: answer.actorId,
+          ...(answer.forUserId ? { forUserId: answer.forUserId } : {}),
           ok: answer.ok,
           ...(answer.data ? { data: answer.data as Record<string, unknown> } : {}),
           ...(answer.reason ? { reason: answer.reason as DeclineReason } : {}),

@@ -22,7 +22,13 @@ import { newRowId } from "./sql/row-id";
 
 export type Resolution =
   /** `actorId` null: the system answered (an escalation step that declines, ADR 0093). */
-  | { status: "answered"; answer: Answer; actorId: string | null }
+  | {
+      status: "answered";
+      answer: Answer;
+      actorId: string | null;
+      /** Whom the actor answered for, when covering for someone away (ADR 0098). */
+      forUserId?: string | null;
+    }
   | { status: "expired" | "cancelled"; actorId: string | null };
 
 const answerColumns = sqlColumns([
@@ -32,6 +38,7 @@ const answerColumns = sqlColumns([
   "ok",
   "data",
   "reason",
+  "forUserId",
   "toolName",
   "createdAt",
 ]);
@@ -51,6 +58,7 @@ export function recordOfResolution({
       ? resolution.answer
       : { ok: false, reason: resolution.status === "expired" ? "expired" : "cancelled" };
   const answeredAt = new Date();
+  const forUserId = resolution.status === "answered" ? (resolution.forUserId ?? null) : null;
   const answerRow: SqlValue[] = [
     newRowId(),
     id,
@@ -58,6 +66,7 @@ export function recordOfResolution({
     sqlBool(answer.ok),
     sqlJson(answer.data ? JSON.stringify(answer.data) : null),
     answer.reason ?? null,
+    forUserId,
     toolName,
     sqlTime(answeredAt),
   ];
@@ -66,7 +75,11 @@ export function recordOfResolution({
     action: `request.${resolution.status}`,
     targetType: "request",
     targetId: id,
-    detail: { ok: answer.ok, ...(answer.reason ? { reason: answer.reason } : {}) },
+    detail: {
+      ok: answer.ok,
+      ...(answer.reason ? { reason: answer.reason } : {}),
+      ...(forUserId ? { for: forUserId } : {}),
+    },
   };
   return { answer, answeredAt, answerRow, audit };
 }
@@ -88,6 +101,7 @@ export function resolvedEventBody({
     ok: answer.ok,
     ...(answer.reason ? { reason: answer.reason } : {}),
     ...(resolution.actorId ? { actorId: resolution.actorId } : {}),
+    ...(resolution.status === "answered" && resolution.forUserId ? { forUserId: resolution.forUserId } : {}),
   };
 }
 

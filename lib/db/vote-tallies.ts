@@ -1,7 +1,8 @@
 import "server-only";
+import { answeredByWords } from "@/lib/domain/answer-words";
 import type { TallyVote, VoteTally } from "@/lib/domain/vote-tally";
 import type { DbClient } from "./db-types";
-import { listVotes } from "./request-votes";
+import { listVotes, type StoredVote } from "./request-votes";
 
 // Each group request's tally from its votes and its group's members, for the pages.
 
@@ -13,6 +14,13 @@ interface TalliedRequest {
 }
 
 const nameOf = (user: { name: string | null; email: string | null }) => user.name ?? user.email ?? "someone";
+
+/** "Rita", or "Sam for Rita" for a vote Sam cast while covering for Rita (ADR 0098). */
+const nameOfVote = (vote: StoredVote) =>
+  answeredByWords(
+    vote.castByName ?? vote.name ?? vote.email,
+    vote.castByName ? (vote.name ?? vote.email) : null,
+  );
 
 /** The tallies of these requests (those addressed to a group), keyed by request row id. */
 export async function listVoteTallies({
@@ -42,7 +50,7 @@ export async function listVoteTallies({
     const as = (status: string, ok?: boolean): TallyVote[] =>
       cast
         .filter((v) => v.status === status && (ok === undefined || v.ok === ok))
-        .map((v) => ({ name: v.name ?? v.email, at: v.createdAt }));
+        .map((v) => ({ name: nameOfVote(v), at: v.createdAt }));
     const decline = cast.find((v) => v.status === "counted" && !v.ok);
     const voted = new Set(cast.map((v) => v.voterId));
     out.set(request.id, {
@@ -51,7 +59,7 @@ export async function listVoteTallies({
       approvals: as("counted", true),
       declined: decline
         ? {
-            name: decline.name ?? decline.email,
+            name: nameOfVote(decline),
             at: decline.createdAt,
             ...(decline.note ? { reason: decline.note } : {}),
           }

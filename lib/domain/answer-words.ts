@@ -72,3 +72,11 @@ export function fieldLabel(path: string, schema?: unknown): string {
   const title = isObject(field) && typeof field.title === "string" ? field.title : undefined;
   return (title ?? wordsOfKey(keys.at(-1) ?? path)).replace(/\s*\(optional\)$/i, "");
 }
+
+/**
+ * Who answered, in words: "Sam", or "Sam for Rita" when Sam covered for Rita while she was away
+ * (ADR 0098). `forWhom` absent: they answered in their own right.
+ */
+export function answeredByWords(actor: string, forWhom?: string | null): string {
+  return forWhom ? `${actor} for ${forWhom}` : actor;
+}

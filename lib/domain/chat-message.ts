@@ -20,6 +20,8 @@ export interface RequestResolution {
   ok: boolean;
   reason?: "declined" | "cancelled" | "expired";
   actorId?: string;
+  /** Whom the actor answered for, when covering for someone away (ADR 0098). */
+  forUserId?: string;
   at: string;
 }
 

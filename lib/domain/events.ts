@@ -50,6 +50,8 @@ export type EventBody =
       ok: boolean;
       reason?: "declined" | "cancelled" | "expired";
       actorId?: string;
+      /** Whom the actor answered for, when covering for someone away (ADR 0098). */
+      forUserId?: string;
     }
   | { type: "usage"; usage: Usage }
   /**

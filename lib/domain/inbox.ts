@@ -26,6 +26,8 @@ export interface InboxRow {
   escalation?: EscalationStepView[];
   /** How it ended; only once it is no longer open. */
   outcome?: Outcome;
+  /** The person away the viewer covers for whom this row is addressed to (ADR 0098). */
+  coveringFor?: { userId: string; email: string };
 }
 
 /** What a reviewer decides for several approvals at once. */

@@ -1,6 +1,7 @@
 // How the inbox is doing, as figures: the pure arithmetic behind /admin/insights. Storage reads
 // the rows (lib/db/insights.ts); this turns them into the numbers every chart, table and CSV
 // shows, so each figure is computed once.
+import { type AnswerSummary, addToSummary, histogramPercentile, mergeSummary } from "./insight-histogram";
 
 /** The page's charts, in page order; each has a table and a CSV download of the same figures. */
 export const INSIGHT_CHARTS = ["by-tool", "by-group", "open-by-age", "expiries", "rates", "slowest"] as const;
@@ -88,6 +89,25 @@ export function periodStart(now: Date, days: number): Date {
   return new Date(today - (days - 1) * DAY_MS);
 }
 
+/**
+ * A day is summarised (ADR 0099) once it ended this long ago, so an answer written by an instance
+ * whose clock runs behind, or by a transaction that commits late, still lands in a day read live.
+ */
+export const SUMMARY_MARGIN_MS = 15 * 60_000;
+
+/** Midnight UTC of the first day still read live: every day before it has ended, plus the margin. */
+export function liveFrom(now: Date): Date {
+  const at = now.getTime() - SUMMARY_MARGIN_MS;
+  return new Date(at - (((at % DAY_MS) + DAY_MS) % DAY_MS));
+}
+
+/** The UTC days from `from` (midnight) up to, not including, `until` (midnight). */
+export function daysBetween(from: Date, until: Date): string[] {
+  const days: string[] = [];
+  for (let at = from.getTime(); at < until.getTime(); at += DAY_MS) days.push(utcDay(new Date(at)));
+  return days;
+}
+
 function periodDays(now: Date, days: number): string[] {
   const start = periodStart(now, days).getTime();
   return Array.from({ length: days }, (_, index) => utcDay(new Date(start + index * DAY_MS)));
@@ -95,27 +115,49 @@ function periodDays(now: Date, days: number): string[] {
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-function answerTimes(rows: AnsweredRow[], seriesOf: (row: AnsweredRow) => string): AnswerTimePoint[] {
-  const buckets = new Map<string, number[]>();
+/** Answered rows as summaries of their UTC day (of the answer), tool and group. */
+export function summariseAnswers(rows: AnsweredRow[]): AnswerSummary[] {
+  const summaries = new Map<string, AnswerSummary>();
   for (const row of rows) {
-    const key = `${utcDay(row.answeredAt)}\u0000${seriesOf(row)}`;
-    const minutes = (row.answeredAt.getTime() - row.askedAt.getTime()) / 60_000;
-    const list = buckets.get(key);
-    if (list) list.push(minutes);
-    else buckets.set(key, [minutes]);
+    const day = utcDay(row.answeredAt);
+    const key = `${day}\u0000${row.tool}\u0000${row.group}`;
+    let summary = summaries.get(key);
+    if (!summary) {
+      summary = emptySummary(day, row.tool, row.group);
+      summaries.set(key, summary);
+    }
+    addToSummary(summary, Math.max(0, row.answeredAt.getTime() - row.askedAt.getTime()), row.ok);
   }
-  return [...buckets.entries()]
-    .map(([key, minutes]) => {
-      const [day, series] = key.split("\u0000") as [string, string];
-      minutes.sort((a, b) => a - b);
-      return {
-        day,
-        series,
-        answers: minutes.length,
-        p50Minutes: round1(nearestRank(minutes, 0.5)),
-        p90Minutes: round1(nearestRank(minutes, 0.9)),
-      };
-    })
+  return [...summaries.values()];
+}
+
+function emptySummary(day: string, tool: string, group: string): AnswerSummary {
+  return { day, tool, group, approved: 0, declined: 0, slowestMs: 0, buckets: new Map() };
+}
+
+function answerTimes(
+  summaries: AnswerSummary[],
+  seriesOf: (summary: AnswerSummary) => string,
+): AnswerTimePoint[] {
+  const merged = new Map<string, AnswerSummary>();
+  for (const summary of summaries) {
+    const key = `${summary.day}\u0000${seriesOf(summary)}`;
+    let into = merged.get(key);
+    if (!into) {
+      into = emptySummary(summary.day, seriesOf(summary), "");
+      merged.set(key, into);
+    }
+    mergeSummary(into, summary);
+  }
+  const minutes = (summary: AnswerSummary, p: number) => round1(histogramPercentile(summary, p) / 60_000);
+  return [...merged.values()]
+    .map((summary) => ({
+      day: summary.day,
+      series: summary.tool,
+      answers: summary.approved + summary.declined,
+      p50Minutes: minutes(summary, 0.5),
+      p90Minutes: minutes(summary, 0.9),
+    }))
     .sort((a, b) => a.day.localeCompare(b.day) || a.series.localeCompare(b.series));
 }
 
@@ -141,7 +183,8 @@ export function computeInsights({
 }: {
   now: Date;
   days: number;
-  answered: AnsweredRow[];
+  /** The period's answers, summarised per day, tool and group (stored or read live). */
+  answered: AnswerSummary[];
   expiredAt: Date[];
   escalatedAt?: Date[];
   open: OpenRow[];
@@ -150,11 +193,11 @@ export function computeInsights({
   const perDay = countPerDay(now, days, expiredAt);
   const escalated = countPerDay(now, days, escalatedAt);
   const rates = new Map<string, { approved: number; declined: number }>();
-  for (const row of answered) {
-    const rate = rates.get(row.tool) ?? { approved: 0, declined: 0 };
-    if (row.ok) rate.approved += 1;
-    else rate.declined += 1;
-    rates.set(row.tool, rate);
+  for (const summary of answered) {
+    const rate = rates.get(summary.tool) ?? { approved: 0, declined: 0 };
+    rate.approved += summary.approved;
+    rate.declined += summary.declined;
+    rates.set(summary.tool, rate);
   }
   const ageMinutes = (row: OpenRow) => Math.floor((now.getTime() - row.askedAt.getTime()) / 60_000);
   const openByAge = AGE_BUCKETS.map((bucket) => ({ bucket: bucket.label, open: 0 }));
@@ -163,8 +206,8 @@ export function computeInsights({
     (openByAge[index] as { open: number }).open += 1;
   }
   return {
-    byTool: answerTimes(answered, (row) => row.tool),
-    byGroup: answerTimes(answered, (row) => row.group),
+    byTool: answerTimes(answered, (summary) => summary.tool),
+    byGroup: answerTimes(answered, (summary) => summary.group),
     openByAge,
     expiriesPerDay: [...perDay.entries()].map(([day, expired]) => ({ day, expired })),
     escalationsPerDay: [...escalated.entries()].map(([day, count]) => ({ day, escalated: count })),

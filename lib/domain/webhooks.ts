@@ -95,6 +95,7 @@ export function webhookOccurrencesOf(event: ThreadEvent): WebhookOccurrence[] {
             ok: event.ok,
             ...(event.reason ? { reason: event.reason } : {}),
             ...(event.actorId ? { actorId: event.actorId } : {}),
+            ...(event.forUserId ? { forUserId: event.forUserId } : {}),
             path: `/requests/${event.id}`,
           },
         },

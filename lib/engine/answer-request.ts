@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import type { AnswerPolicy } from "./answer-policy";
 import { castVote } from "./cast-vote";
+import { coveredPrincipal } from "./covering";
 import type { AnswerInput } from "./engine-types";
 import { type ExpiryDeps, expireRequest, isDue } from "./expire-request";
 import { isAddedAddressee } from "./ladder-addressees";
@@ -25,23 +26,32 @@ export interface AnswerDeps extends ExpiryDeps {
  * it does not exist, exactly as for an unknown id, so a guessed id reveals nothing. Its owner,
  * who knows it exists, is told they may not answer it.
  */
-async function checkMayAnswer(deps: AnswerDeps, request: BareRequest, actor: Actor): Promise<void> {
-  if (deps.policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) return;
+async function checkMayAnswer(
+  deps: AnswerDeps,
+  request: BareRequest,
+  actor: Actor,
+): Promise<{ forUserId?: string }> {
+  if (deps.policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId })) return {};
   // Someone an escalation step added to the addressees (ADR 0093).
-  if (request.audience !== "owner" && (await isAddedAddressee(deps.db, request, actor.id))) return;
-  throw new AppError(request.ownerId === actor.id ? "forbidden:request" : "not_found:request");
+  if (request.audience !== "owner" && (await isAddedAddressee(deps.db, request, actor.id))) return {};
+  // Someone covering for a person it is addressed to, in their place (ADR 0098).
+  const principal = await coveredPrincipal(deps.db, request, actor, () => {
+    throw new AppError(request.ownerId === actor.id ? "forbidden:request" : "not_found:request");
+  });
+  return { forUserId: principal.userId };
 }
 
 /** The checks of an answer to a request that is not a group's, in their order, short of the claim. */
 async function checkOpenAnswer(deps: AnswerDeps, input: AnswerInput, request: BareRequest) {
-  await checkMayAnswer(deps, request, input.actor);
+  const { forUserId } = await checkMayAnswer(deps, request, input.actor);
   if (request.status !== "open") refuseClosed(request);
   if (isDue(request)) {
     await expireRequest(deps, request);
     throw new AppError("expired:request");
   }
   const submitted = decide(input, request);
-  return { request, submitted, answer: validateAnswer({ request: request.request, answer: submitted }) };
+  const answer = validateAnswer({ request: request.request, answer: submitted });
+  return { request, submitted, answer, ...(forUserId ? { forUserId } : {}) };
 }
 
 /**
@@ -78,9 +88,9 @@ export async function answerRequest(
   // A request addressed to a group collects votes; the vote that settles it is recorded by the
   // same `recordAnswer` as below.
   if (request.audience === "group") return castVote(deps, input, request);
-  const { answer } = await checkOpenAnswer(deps, input, request);
+  const { answer, forUserId } = await checkOpenAnswer(deps, input, request);
 
-  const recorded = await recordAnswer(deps, request, answer, actor.id);
+  const recorded = await recordAnswer(deps, request, answer, actor.id, forUserId);
   if (recorded) return recorded;
   // Lost to another answer, an expiry, a cancel — or gone with its thread meanwhile, which is no
   // conflict: there is nothing left to answer.

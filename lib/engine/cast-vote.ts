@@ -7,12 +7,14 @@ import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolnexus/checkpoint-digest";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { AnswerDeps } from "./answer-request";
+import { coveredPrincipal } from "./covering";
 import type { AnswerInput } from "./engine-types";
 import { announceChangeWithoutEvent } from "./event-bus";
 import { expireRequest, isDue } from "./expire-request";
 import { isAddedAddressee, ladderQuorum } from "./ladder-addressees";
 import { decide, recordAnswer, refuseClosed } from "./record-answer";
 import { validateAnswer } from "./validate-answer";
+import { type Ballot, refuseSecondVote } from "./vote-ballot";
 
 // A request addressed to an approver group collects votes (ADR 0076). Each member votes once;
 // the asker never counts (four eyes). The M-th approval of the same arguments, or the first
@@ -38,8 +40,11 @@ function trimmed(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
-/** Who may vote: members of the group but the asker. Others who may see it are told why not. */
-async function checkMayVote(deps: AnswerDeps, request: BareRequest, input: AnswerInput): Promise<void> {
+/**
+ * Who may vote: members of the group but the asker, or someone covering for a member while they
+ * are away (ADR 0098), whose vote is then the member's. Others who may see it are told why not.
+ */
+async function checkMayVote(deps: AnswerDeps, request: BareRequest, input: AnswerInput): Promise<Ballot> {
   const { actor } = input;
   const group = request.audienceGroup
     ? await getApproverGroupBySlug({ db: deps.db, slug: request.audienceGroup })
@@ -47,17 +52,20 @@ async function checkMayVote(deps: AnswerDeps, request: BareRequest, input: Answe
   // Members of a group or people an escalation step added (ADR 0093) vote as the group's do.
   const member =
     group?.memberIds.includes(actor.id) === true || (await isAddedAddressee(deps.db, request, actor.id));
-  if (deps.policy.mayAnswer({ actor, audience: "group", ownerId: request.ownerId, member })) return;
-  if (member) {
-    throw new AppError("forbidden:four_eyes");
+  if (deps.policy.mayAnswer({ actor, audience: "group", ownerId: request.ownerId, member })) {
+    return { voterId: actor.id, castById: actor.id };
   }
-  if (actor.id === request.ownerId || actor.role === "admin") {
-    throw new AppError("forbidden:request", {
-      message: `Only members of the approver group "${request.audienceGroup}" may vote on this request.`,
-    });
-  }
-  // Someone who may not even see it is told it does not exist, as for an unknown id.
-  throw new AppError("not_found:request");
+  const principal = await coveredPrincipal(deps.db, request, actor, () => {
+    if (member) throw new AppError("forbidden:four_eyes");
+    if (actor.id === request.ownerId || actor.role === "admin") {
+      throw new AppError("forbidden:request", {
+        message: `Only members of the approver group "${request.audienceGroup}" may vote on this request.`,
+      });
+    }
+    // Someone who may not even see it is told it does not exist, as for an unknown id.
+    throw new AppError("not_found:request");
+  });
+  return { voterId: principal.userId, castById: actor.id, forEmail: principal.email };
 }
 
 /** One member's vote; settles the request when it is the M-th approval or a decline. */
@@ -67,8 +75,10 @@ export async function castVote(
   request: BareRequest,
 ): Promise<{ request: StoredRequest }> {
   const { actor } = input;
-  await checkMayVote(deps, request, input);
-  if (request.status === "answered") await keepLateVote(deps, request, input);
+  const ballot = await checkMayVote(deps, request, input);
+  const { voterId } = ballot;
+  const forUserId = voterId === actor.id ? undefined : voterId;
+  if (request.status === "answered") await keepLateVote(deps, request, input, ballot);
   if (request.status !== "open") refuseClosed(request);
   if (isDue(request)) {
     await expireRequest(deps, request);
@@ -79,9 +89,9 @@ export async function castVote(
   const args = checked.ok ? (isObject(checked.data?.arguments) ? checked.data.arguments : shown) : null;
   const argsHash = checked.ok ? argumentsHash(args) : null;
   const note = trimmed(checked.ok ? checked.data?.note : checked.data?.reason);
-  const vote = { requestRowId: request.id, voterId: actor.id, ok: checked.ok, arguments: args, argsHash };
+  const vote = { requestRowId: request.id, ...ballot, ok: checked.ok, arguments: args, argsHash };
   const recorded = await recordVote({ db: deps.db, vote: { ...vote, ...(note ? { note } : {}) } });
-  if (recorded.status === "second") throw new AppError("conflict:vote");
+  if (recorded.status === "second") await refuseSecondVote(deps.db, request.id, ballot);
 
   // An approval of other arguments than the request shows is an edit: the request carries them
   // from now on, and approvals of the old ones stop counting.
@@ -89,16 +99,16 @@ export async function castVote(
     await carryEditedArguments({ db: deps.db, requestRowId: request.id, actorId: actor.id, args, argsHash });
   }
 
-  const answer = await settlingAnswer(deps, request, checked, { args, argsHash, note, voterId: actor.id });
+  const answer = await settlingAnswer(deps, request, checked, { args, argsHash, note, voterId });
   if (answer) {
-    const settled = await recordAnswer(deps, request, answer, actor.id);
+    const settled = await recordAnswer(deps, request, answer, actor.id, forUserId);
     if (settled) return settled;
-    return tooLate(deps, request, actor.id);
+    return tooLate(deps, request, voterId);
   }
   // Not settled by this vote: it counts only if the request was still open when it was stored.
   const now = await getBareRequestById({ db: deps.db, id: request.id });
   if (!now) throw new AppError("not_found:request");
-  if (now.status !== "open") return tooLate(deps, request, actor.id);
+  if (now.status !== "open") return tooLate(deps, request, voterId);
   // The request stays open, so no event is written: this notice has every open inbox and chat
   // card look again, and show the new tally.
   await announceChangeWithoutEvent(deps.bus, request.threadId);
@@ -159,14 +169,19 @@ async function settlingAnswer(
  * A vote on a request already settled by others is kept, marked too late, and its voter told so;
  * a second vote of the same person is refused as such.
  */
-async function keepLateVote(deps: AnswerDeps, request: BareRequest, input: AnswerInput): Promise<never> {
+async function keepLateVote(
+  deps: AnswerDeps,
+  request: BareRequest,
+  input: AnswerInput,
+  ballot: Ballot,
+): Promise<never> {
   const submitted = decide(input, request);
   const note = trimmed(submitted.ok ? submitted.data?.note : submitted.data?.reason);
   const recorded = await recordVote({
     db: deps.db,
     vote: {
       requestRowId: request.id,
-      voterId: input.actor.id,
+      ...ballot,
       ok: submitted.ok,
       arguments: null,
       argsHash: null,
@@ -174,7 +189,8 @@ async function keepLateVote(deps: AnswerDeps, request: BareRequest, input: Answe
       ...(note ? { note } : {}),
     },
   });
-  throw new AppError(recorded.status === "second" ? "conflict:vote" : "conflict:vote_late");
+  if (recorded.status === "second") await refuseSecondVote(deps.db, request.id, ballot);
+  throw new AppError("conflict:vote_late");
 }
 
 /** Another vote, an expiry or a cancel settled the request first: this vote is kept as too late. */

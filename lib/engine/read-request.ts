@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/domain/roles";
 import { AppError } from "@/lib/errors";
 import { requestActionInput } from "./actor-input";
 import type { AnswerDeps } from "./answer-request";
+import { coverOn, type Principal } from "./covering";
 import { expireRequest, isDue } from "./expire-request";
 import { isAddedAddressee } from "./ladder-addressees";
 
@@ -14,7 +15,12 @@ import { isAddedAddressee } from "./ladder-addressees";
  * call waiting for the answer ran, so the answer was recorded and never used (ADR 0055);
  * `mayAnswer` whether the reader may answer (or vote on) it.
  */
-export type ReadRequest = StoredRequest & { runStoppedFirst: boolean; mayAnswer: boolean };
+export type ReadRequest = StoredRequest & {
+  runStoppedFirst: boolean;
+  mayAnswer: boolean;
+  /** The person away whom the reader would answer for (ADR 0098); absent when in their own right. */
+  coveringFor?: Principal;
+};
 
 /**
  * A request as `actor` may see it: those who may answer it, and its chat's owner. A request
@@ -49,12 +55,18 @@ export async function readRequest(
     request.ownerId === actor.id ||
     member ||
     (request.audience === "group" && actor.role === "admin");
+  // Someone covering for a person it is addressed to sees it as theirs (ADR 0098).
+  const cover = mayAnswer ? null : await coverOn(deps.db, request, actor);
+  const coveringFor = cover?.status === "covering" ? { coveringFor: cover.principal } : {};
   // The same refusal as for an unknown id: a stranger cannot tell whether the id exists.
-  if (!maySee) throw new AppError("not_found:request");
-  if (!isDue(request)) return { ...(await withRunStopped(deps.db, request)), mayAnswer };
+  if (!maySee && !coveringFor.coveringFor) throw new AppError("not_found:request");
+  const mayAct = mayAnswer || coveringFor.coveringFor !== undefined;
+  if (!isDue(request)) {
+    return { ...(await withRunStopped(deps.db, request)), mayAnswer: mayAct, ...coveringFor };
+  }
   await expireRequest(deps, request);
   const now = (await getRequestById({ db: deps.db, id: requestId })) ?? request;
-  return { ...now, runStoppedFirst: false, mayAnswer: false };
+  return { ...now, runStoppedFirst: false, mayAnswer: false, ...coveringFor };
 }
 
 /**

@@ -43,8 +43,10 @@ export async function recordAnswer(
   answer: Answer,
   /** Null when the system answers: an escalation step that declines the request (ADR 0093). */
   actorId: string | null,
+  /** Whom the actor answers for, when covering for someone away (ADR 0098). */
+  forUserId?: string,
 ): Promise<{ request: StoredRequest } | null> {
-  const resolution = { status: "answered" as const, answer, actorId };
+  const resolution = { status: "answered" as const, answer, actorId, ...(forUserId ? { forUserId } : {}) };
   const target = {
     db: deps.db,
     id: request.id,
@@ -73,7 +75,12 @@ export async function recordAnswer(
       ...request,
       status: "answered",
       resolvedAt: claim.resolvedAt.toISOString(),
-      answer: { actorId, ...stored, createdAt: claim.answeredAt.toISOString() },
+      answer: {
+        actorId,
+        ...(forUserId ? { forUserId } : {}),
+        ...stored,
+        createdAt: claim.answeredAt.toISOString(),
+      },
     },
   };
 }

@@ -205,6 +205,8 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhook deliveries on %s", 
                 status: "answered",
                 ok: true,
                 actorId: people.reviewer.id,
+                // Answered in the place of someone away (ADR 0098).
+                forUserId: people.owner.id,
               },
               { type: "request_resolved", id: "r2", status: "expired", ok: false, reason: "expired" },
               { type: "request_resolved", id: "r3", status: "cancelled", ok: false, reason: "cancelled" },
@@ -215,7 +217,13 @@ describe.each<TestProvider>(["sqlite", "postgres"])("webhook deliveries on %s", 
       expect(await worker().tick()).toBe(1);
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
         type: "request.answered",
-        data: { id: "r1", status: "answered", ok: true, actorId: people.reviewer.id },
+        data: {
+          id: "r1",
+          status: "answered",
+          ok: true,
+          actorId: people.reviewer.id,
+          forUserId: people.owner.id,
+        },
       });
     } finally {
       await receiver.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeInsights, INSIGHT_CHARTS } from "@/lib/domain/insights";
+import { computeInsights, INSIGHT_CHARTS, summariseAnswers } from "@/lib/domain/insights";
 import { insightChartSvg } from "./insight-chart-svg";
 
 const now = new Date(Date.UTC(2030, 0, 10, 12));
@@ -7,10 +7,10 @@ const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_00
 const figures = computeInsights({
   now,
   days: 7,
-  answered: [
+  answered: summariseAnswers([
     { tool: "deploy", group: "sre", askedAt: minutesAgo(90), answeredAt: minutesAgo(60), ok: true },
     { tool: "email", group: "*any", askedAt: minutesAgo(50), answeredAt: minutesAgo(45), ok: false },
-  ],
+  ]),
   expiredAt: [minutesAgo(30)],
   open: [{ id: "r1", tool: "deploy", group: "sre", prompt: "Go?", askedAt: minutesAgo(10) }],
 });

@@ -1,8 +1,9 @@
 import "server-only";
 import { listGroupSlugsForUser } from "@/lib/db/approver-groups";
 import type { DbClient } from "@/lib/db/db-types";
+import { summariseClosedDays } from "@/lib/db/insight-summaries";
 import { listInsightChoices, loadInsights } from "@/lib/db/insights";
-import type { InsightScope } from "@/lib/domain/insights";
+import { INSIGHT_PERIODS, type InsightScope, periodStart } from "@/lib/domain/insights";
 import { type Actor, hasRole } from "@/lib/domain/roles";
 import { parseInsightFilters } from "./insights-filters";
 
@@ -28,6 +29,9 @@ export async function loadInsightsView({
   now?: Date;
 }) {
   const scope = await insightScopeFor({ db, actor });
+  // The closed days of the widest period first, so the tool choices read the same summaries
+  // as the figures (after the first view of a day this is one query).
+  await summariseClosedDays({ db, now, since: periodStart(now, Math.max(...INSIGHT_PERIODS)) });
   const choices = await listInsightChoices({ db, scope });
   const { filters, problems } = parseInsightFilters(params, choices.groups);
   const figures = await loadInsights({ db, scope, filters, now });

@@ -137,6 +137,7 @@ export class RunChunkTranslator {
             at: event.createdAt,
             ...(event.reason ? { reason: event.reason } : {}),
             ...(event.actorId ? { actorId: event.actorId } : {}),
+            ...(event.forUserId ? { forUserId: event.forUserId } : {}),
           },
         };
         this.requests.set(event.id, resolved);

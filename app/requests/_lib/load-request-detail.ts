@@ -7,6 +7,7 @@ import { listTakesByRequestIds } from "@/lib/db/request-takes";
 import { hasVoted } from "@/lib/db/request-votes";
 import { getUserById } from "@/lib/db/users";
 import { listVoteTallies } from "@/lib/db/vote-tallies";
+import { answeredByWords } from "@/lib/domain/answer-words";
 import { type ArgumentChange, listArgumentChanges } from "@/lib/domain/approval-edit";
 import type { EscalationStepView } from "@/lib/domain/escalation";
 import type { TakeView } from "@/lib/domain/inbox";
@@ -52,6 +53,10 @@ function displayName(user: { name: string | null; email: string | null } | null)
   return user ? (user.name ?? user.email ?? undefined) : undefined;
 }
 
+function answeredBy(actor: string | undefined, forWhom: string | undefined): string | undefined {
+  return actor ? answeredByWords(actor, forWhom) : undefined;
+}
+
 function toLines(messages: Message[]): ConversationLine[] {
   const lines: ConversationLine[] = [];
   for (const message of messages) {
@@ -75,13 +80,19 @@ export async function loadRequestDetail(
     if (isAppError(error, "bad_request:input")) throw new AppError("not_found:request");
     throw error;
   });
-  // A member who has voted has nothing left to send: each votes once.
+  // A member who has voted has nothing left to send: each votes once, and so does one covering
+  // for a member away, whose vote is the member's (ADR 0098).
+  const voterId = stored.coveringFor?.userId ?? actor.id;
   const canAnswer =
     stored.mayAnswer &&
-    !(stored.audience === "group" && (await hasVoted({ db, requestRowId: stored.id, voterId: actor.id })));
+    !(
+      stored.audience === "group" &&
+      (await hasVoted({ db, requestRowId: stored.id, voterId, castById: actor.id }))
+    );
   const takeable = canAnswer && stored.status === "open" && stored.audience === "reviewers";
-  const [answerer, origins, messages, takes, tallies, ladders] = await Promise.all([
+  const [answerer, answeredFor, origins, messages, takes, tallies, ladders] = await Promise.all([
     stored.answer?.actorId ? getUserById({ db, userId: stored.answer.actorId }) : null,
+    stored.answer?.forUserId ? getUserById({ db, userId: stored.answer.forUserId }) : null,
     listRequestOriginsByIds({ db, ids: [stored.id] }),
     stored.runId === null
       ? []
@@ -102,15 +113,15 @@ export async function loadRequestDetail(
       : undefined;
   return {
     id: stored.id,
-    view: toRequestView(stored, displayName(answerer)),
+    view: toRequestView(stored, answeredBy(displayName(answerer), displayName(answeredFor))),
     canAnswer,
     threadId: stored.threadId,
     fromApi: stored.runId === null,
     mine: stored.ownerId === actor.id,
-    askedBy: describeOrigin(
+    askedBy: `${describeOrigin(
       origins.get(stored.id) ?? { via: "chat", ownerName: "someone" },
       stored.ownerId === actor.id,
-    ),
+    )}${stored.coveringFor && stored.status === "open" ? ` · you answer for ${stored.coveringFor.email}, who is away` : ""}`,
     conversation: toLines(messages),
     changes: listArgumentChanges(stored.request.data, stored.args, approved),
     tally: tallies.get(stored.id) ?? null,
