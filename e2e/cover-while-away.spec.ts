@@ -69,7 +69,7 @@ test("a delegate answers while Rita is away", { tag: "@phone" }, async ({ signIn
   // Sam is told whom he covers for, and until when.
   await sam.page.goto("/settings");
   await expect(sam.page.getByRole("list", { name: "You are covering for" })).toContainText(
-    `You are covering for ${rita.user.email} until`,
+    `You are covering for Rita Away (${rita.user.email}) until`,
   );
 
   // A program of Olga's asks Rita's group; Rita is the member whose vote it needs.

@@ -27,8 +27,9 @@ export async function AwaySection({ db, userId }: { db: DbClient; userId: string
         <ul className="alert alert-info absence-covering" aria-label="You are covering for">
           {covered.map((person) => (
             <li key={person.userId}>
-              You are covering for {person.email} until <LocalTime dateTime={person.endsAt.toISOString()} />:
-              what is addressed to them is in your inbox too.
+              You are covering for {person.name ? `${person.name} (${person.email})` : person.email} until{" "}
+              <LocalTime dateTime={person.endsAt.toISOString()} />: what is addressed to them is in your inbox
+              too.
             </li>
           ))}
         </ul>

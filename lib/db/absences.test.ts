@@ -98,7 +98,7 @@ for (const provider of ["sqlite", "postgres"] as const) {
       expect((await listCurrentAbsences({ db, now: NOW })).map((a) => a.id)).toEqual([running.id, later.id]);
       // Only the running one makes Sam cover for her now.
       expect(await listCoveredPeople({ db, delegateId: sam.id, now: NOW })).toEqual([
-        { userId: rita.id, email: rita.email, role: "reviewer", endsAt: at(48) },
+        { userId: rita.id, email: rita.email, name: "Rita", role: "reviewer", endsAt: at(48) },
       ]);
       expect(await getCoverOf({ db, userId: rita.id, now: NOW })).toEqual({
         delegateId: sam.id,

@@ -85,15 +85,16 @@ export async function listCoveredPeople({
   db: DbClient;
   delegateId: string;
   now: Date;
-}): Promise<{ userId: string; email: string; role: Role; endsAt: Date }[]> {
+}): Promise<{ userId: string; email: string; name: string | null; role: Role; endsAt: Date }[]> {
   const rows = await db.absence.findMany({
     where: { delegateId, endsAt: { gt: now }, startsAt: { lte: now } },
     orderBy: [{ startsAt: "asc" }, { id: "asc" }],
-    select: { userId: true, endsAt: true, user: { select: { email: true, role: true } } },
+    select: { userId: true, endsAt: true, user: { select: { email: true, name: true, role: true } } },
   });
   return rows.map((row) => ({
     userId: row.userId,
     email: row.user.email ?? row.userId,
+    name: row.user.name,
     role: parseRole(row.user.role),
     endsAt: row.endsAt,
   }));
