@@ -1,3 +1,4 @@
+import { createInsightSummaryPass } from "@/app/admin/_lib/insight-summary-pass";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { createA2APushQueue } from "@/app/api/a2a/_lib/push-queue";
@@ -73,13 +74,16 @@ async function build(): Promise<AppServices> {
   // So is email about new requests (ADR 0037); without TOOLNEXUS_SMTP_URL it only closes notices.
   const mail = createMailWorker({ db, instanceId, mail: readMailConfig(), appUrl: appBaseUrl() });
   mail.start();
+  // Insights' closed days are summarised in the background, not by the first page view (ADR 0099).
+  const insights = createInsightSummaryPass({ db });
+  insights.start();
   // Servers connect while the app starts (a stdio server's process can take seconds), so the
   // first run finds their tools instead of waiting; problems are statuses, never thrown.
   void mcp.status().catch((error: unknown) => console.error("[mcp] the servers could not be read", error));
   // On SIGTERM (or Ctrl+C) the runs this process drives go to a peer at once, before Next's own
   // shutdown lets the process exit.
   handOverOnTerminate(async () => {
-    await Promise.all([engine.stop(), webhooks.stop(), pushes.stop(), mail.stop()]);
+    await Promise.all([engine.stop(), webhooks.stop(), pushes.stop(), mail.stop(), insights.stop()]);
   });
   return { db, engine, bus, threadOwners: createThreadOwnerCache({ db }), mcp };
 }

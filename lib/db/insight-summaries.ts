@@ -67,6 +67,9 @@ export async function summariseAnswersBetween({
   const where = [
     sql`a."createdAt" >= ${sqlTime(from)}`,
     sql`a."createdAt" < ${sqlTime(until)}`,
+    // Decisions only: an expiry or a cancel decides nothing, and would count its whole wait as a
+    // time to answer (expiries have a chart of their own).
+    sql`(a."reason" IS NULL OR a."reason" = 'declined')`,
     ...(tool ? [sql`a."toolName" = ${tool}`] : []),
     ...addresseesSql(scope, group),
   ];

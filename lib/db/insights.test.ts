@@ -52,6 +52,11 @@ async function seed(db: TestDatabase["db"], row: Seed): Promise<string> {
         createdAt: new Date(row.askedAt.getTime() + row.answer.afterMinutes * 60_000),
       },
     });
+  // As the app expires a request: with an answer that declines nothing, at its expiry.
+  if (row.status === "expired" && row.expiresAt)
+    await db.answer.create({
+      data: { requestRowId: id, ok: false, reason: "expired", toolName: row.tool, createdAt: row.expiresAt },
+    });
   return id;
 }
 
