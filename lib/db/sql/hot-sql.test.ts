@@ -86,6 +86,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("hot statements on %s", (pro
       ok: true,
       data,
       reason: null,
+      forUserId: null,
       toolName: "tool",
       createdAt: at,
     });
