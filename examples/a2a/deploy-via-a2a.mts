@@ -6,7 +6,7 @@
 // The token is a personal API token with the `a2a` scope (/settings/tokens). The model of agent A
 // is stubbed, so no API key is needed. See examples/a2a/README.md.
 import { createA2AWaitFor } from "toolnexus";
-import { deployTool, runDeploy, version } from "../deploy-agent.mts";
+import { deployTool, runDeploy, version } from "../shared/deploy-agent.mts";
 
 const baseUrl = process.env.TOOLNEXUS_URL ?? "http://localhost:3000";
 if (!process.env.TOOLNEXUS_A2A_TOKEN) {

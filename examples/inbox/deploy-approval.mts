@@ -7,7 +7,7 @@
 // waits and start it again: it finds its request again instead of asking twice, and picks up
 // the answer. The model is stubbed, so no API key is needed.
 import { createInboxWaitFor } from "toolnexus";
-import { deployTool, runDeploy, version } from "../deploy-agent.mts";
+import { deployTool, runDeploy, version } from "../shared/deploy-agent.mts";
 
 const baseUrl = process.env.TOOLNEXUS_URL ?? "http://localhost:3000";
 const token = process.env.TOOLNEXUS_TOKEN;
