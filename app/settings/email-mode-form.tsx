@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { FormOutcome } from "@/components/form-outcome";
 import type { EmailMode } from "@/lib/domain/notifications";
 import { setEmailModeAction } from "./actions";
 
@@ -71,14 +72,7 @@ export function EmailModeForm({
           Save email setting
         </button>
       </div>
-      {outcome && (
-        <p
-          role={outcome.ok ? "status" : "alert"}
-          className={outcome.ok ? "alert alert-info" : "alert alert-error"}
-        >
-          {outcome.text}
-        </p>
-      )}
+      <FormOutcome outcome={outcome} />
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { FieldError } from "@/components/field-error";
+import { FormOutcome } from "@/components/form-outcome";
 import { type ActionResult, type FieldIssue, unsentResult } from "@/lib/errors";
 import { localInputToIso, toLocalInputValue } from "./local-input";
 
@@ -146,14 +147,7 @@ export function AbsenceForm(props: Props) {
           {busy ? "Saving…" : "Save absence"}
         </button>
       </div>
-      {outcome && (
-        <p
-          role={outcome.ok ? "status" : "alert"}
-          className={outcome.ok ? "alert alert-info" : "alert alert-error"}
-        >
-          {outcome.text}
-        </p>
-      )}
+      <FormOutcome outcome={outcome} />
     </form>
   );
 }
