@@ -9,6 +9,7 @@ import {
   summariseAnswers,
 } from "@/lib/domain/insights";
 import type { DbClient } from "./db-types";
+import { type LockedRun, runUnlessLocked } from "./sql/advisory-lock";
 import { hotSqlOf, readSqlTime } from "./sql/hot-sql";
 import { type SqlStatement, sql, sqlJoin, sqlList, sqlTable, sqlTime } from "./sql/sql-statement";
 import { isUniqueViolation } from "./sql/unique-violation";
@@ -132,6 +133,19 @@ export async function summariseClosedDays({
     }
   }
   return written;
+}
+
+/**
+ * The background pass's round: `summariseClosedDays` in one instance at a time. Another finds
+ * the lock held and skips the round at once ("busy"), reading nothing; the page's loader calls
+ * `summariseClosedDays` itself, without the lock, and the day's key still settles any race.
+ */
+export function summariseClosedDaysAlone(args: {
+  db: DbClient;
+  now: Date;
+  since: Date;
+}): Promise<LockedRun<string[]>> {
+  return runUnlessLocked(args.db, "insight-summaries", () => summariseClosedDays(args));
 }
 
 /** The stored summaries of the days in [from, until) in a scope, for a tool and group filter. */
