@@ -89,6 +89,26 @@ export async function summariseAnswersBetween({
 }
 
 /**
+ * The tools of the answers written since `from` in a scope (expiries and cancels too), by the
+ * same join as `summariseAnswersBetween`: the tool choices' live part, the days not summarised.
+ */
+export async function listToolsAnsweredSince({
+  db,
+  from,
+  scope,
+}: {
+  db: DbClient;
+  from: Date;
+  scope: InsightScope;
+}): Promise<string[]> {
+  const where = [sql`a."createdAt" >= ${sqlTime(from)}`, ...addresseesSql(scope, undefined)];
+  const rows = await hotSqlOf(db).query<{ toolName: string }>(
+    sql`SELECT DISTINCT r."toolName" AS "toolName" FROM ${sqlTable("Answer")} a JOIN ${sqlTable("Request")} r ON r."id" = a."requestRowId" WHERE ${sqlJoin(where, " AND ")}`,
+  );
+  return rows.map((row) => row.toolName);
+}
+
+/**
  * Summarises each closed day from `since` that has no summary yet; returns the days this call
  * wrote. The day's InsightDay row goes first in the transaction: a second pass racing for the
  * same day fails on its key (waiting for the first to commit on PostgreSQL) and writes nothing.
