@@ -41,6 +41,9 @@ export async function runUnlessLocked<T>(
 
 // PostgreSQL: a session lock on a connection kept from the pool while `body` runs (its statements
 // go through the pool as usual). Should the process die, its session ends and the lock with it.
+// Its keys are two numbers, a space PostgreSQL keeps apart from the one-number keys of
+// `lockUntilTransactionEnds`: a long round never holds up a transaction whose key hashes alike.
+const ROUND_LOCKS = 1;
 async function runUnlessLockedOnPostgres<T>(
   db: DbClient,
   key: string,
@@ -61,13 +64,13 @@ async function runUnlessLockedOnPostgres<T>(
       throw error;
     });
   try {
-    const taken = await send("SELECT pg_try_advisory_lock(hashtext($1)) AS done");
+    const taken = await send(`SELECT pg_try_advisory_lock(${ROUND_LOCKS}, hashtext($1)) AS done`);
     if (taken.rows[0]?.done !== true) return { status: "busy" };
     try {
       return { status: "ran", value: await body() };
     } finally {
       // Should the unlock fail, the connection is dropped instead: its session's end releases it.
-      await send("SELECT pg_advisory_unlock(hashtext($1)) AS done").catch((error: Error) => {
+      await send(`SELECT pg_advisory_unlock(${ROUND_LOCKS}, hashtext($1)) AS done`).catch((error: Error) => {
         broken ??= error;
       });
     }
