@@ -4,7 +4,7 @@ import { RoleBadge } from "@/components/role-badge";
 import { describeModel, readModelConfig } from "@/lib/agent/model-config";
 import { requirePageUser } from "@/lib/auth/guards";
 import { getEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
-import { getEmailModeByUser } from "@/lib/db/mail-notices";
+import { getEmailModeByUser } from "@/lib/db/notification-settings";
 import { getDb } from "@/lib/db/sql/client";
 import { readMailSettings } from "@/lib/notify/mail-config";
 import { AwaySection } from "./away-section";

@@ -9,6 +9,7 @@ import {
   summariseAnswers,
 } from "@/lib/domain/insights";
 import type { DbClient } from "./db-types";
+import { type LockedRun, runUnlessLocked } from "./sql/advisory-lock";
 import { hotSqlOf, readSqlTime } from "./sql/hot-sql";
 import { type SqlStatement, sql, sqlJoin, sqlList, sqlTable, sqlTime } from "./sql/sql-statement";
 import { isUniqueViolation } from "./sql/unique-violation";
@@ -88,6 +89,26 @@ export async function summariseAnswersBetween({
 }
 
 /**
+ * The tools of the answers written since `from` in a scope (expiries and cancels too), by the
+ * same join as `summariseAnswersBetween`: the tool choices' live part, the days not summarised.
+ */
+export async function listToolsAnsweredSince({
+  db,
+  from,
+  scope,
+}: {
+  db: DbClient;
+  from: Date;
+  scope: InsightScope;
+}): Promise<string[]> {
+  const where = [sql`a."createdAt" >= ${sqlTime(from)}`, ...addresseesSql(scope, undefined)];
+  const rows = await hotSqlOf(db).query<{ toolName: string }>(
+    sql`SELECT DISTINCT r."toolName" AS "toolName" FROM ${sqlTable("Answer")} a JOIN ${sqlTable("Request")} r ON r."id" = a."requestRowId" WHERE ${sqlJoin(where, " AND ")}`,
+  );
+  return rows.map((row) => row.toolName);
+}
+
+/**
  * Summarises each closed day from `since` that has no summary yet; returns the days this call
  * wrote. The day's InsightDay row goes first in the transaction: a second pass racing for the
  * same day fails on its key (waiting for the first to commit on PostgreSQL) and writes nothing.
@@ -132,6 +153,19 @@ export async function summariseClosedDays({
     }
   }
   return written;
+}
+
+/**
+ * The background pass's round: `summariseClosedDays` in one instance at a time. Another finds
+ * the lock held and skips the round at once ("busy"), reading nothing; the page's loader calls
+ * `summariseClosedDays` itself, without the lock, and the day's key still settles any race.
+ */
+export function summariseClosedDaysAlone(args: {
+  db: DbClient;
+  now: Date;
+  since: Date;
+}): Promise<LockedRun<string[]>> {
+  return runUnlessLocked(args.db, "insight-summaries", () => summariseClosedDays(args));
 }
 
 /** The stored summaries of the days in [from, until) in a scope, for a tool and group filter. */

@@ -183,9 +183,9 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
     expect(figures.openByAge.map((row) => row.open)).toEqual([1, 0, 0, 0, 1]);
     expect(figures.expiriesPerDay.map((row) => row.expired)).toEqual([0, 2, 0, 0, 0, 0, 1]);
     expect(figures.escalationsPerDay.map((row) => row.escalated)).toEqual([0, 0, 0, 0, 0, 0, 1]);
-    const choices = await listInsightChoices({ db: database.db, scope: SRE });
+    const choices = await listInsightChoices({ db: database.db, scope: SRE, now: NOW });
     expect(choices.groups).toEqual(["*any", "sre"]);
-    expect((await listInsightChoices({ db: database.db, scope: ALL })).groups).toEqual([
+    expect((await listInsightChoices({ db: database.db, scope: ALL, now: NOW })).groups).toEqual([
       "*any",
       "*owner",
       "ops",
@@ -226,5 +226,42 @@ describe.each<TestProvider>(["sqlite", "postgres"])("insights on %s", (provider)
       approvedShare: 66.7,
     });
     expect(month.expiriesPerDay).toHaveLength(30);
+  });
+});
+
+describe.each<TestProvider>(["sqlite", "postgres"])("the insights' tool choices on %s", (provider) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    await database.db.user.create({ data: { id: "u-owner", email: "owner@example.test" } });
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("offer a tool first asked today, answered or expired, before its day is summarised", async () => {
+    await seed(database.db, answered("deploy", "sre", at(8, 10), 5));
+    await seed(database.db, answered("rotate-keys", "reviewers", at(10, 9), 5));
+    await seed(database.db, {
+      tool: "purge",
+      to: "owner",
+      askedAt: at(10, 8),
+      status: "expired",
+      expiresAt: at(10, 9),
+    });
+    await seed(database.db, answered("resize", "ops", at(10, 7), 5));
+    // The closed days summarised, as the page does first; today's answers have no summary yet.
+    await loadInsights({ db: database.db, scope: ALL, filters: WEEK, now: NOW });
+    expect((await listInsightChoices({ db: database.db, scope: ALL, now: NOW })).tools).toEqual([
+      "deploy",
+      "purge",
+      "resize",
+      "rotate-keys",
+    ]);
+    // A reviewer's choices keep to their groups and the any-reviewer pool, as their figures do.
+    expect((await listInsightChoices({ db: database.db, scope: SRE, now: NOW })).tools).toEqual([
+      "deploy",
+      "rotate-keys",
+    ]);
   });
 });

@@ -11,7 +11,13 @@ import {
   periodStart,
 } from "@/lib/domain/insights";
 import type { DbClient } from "./db-types";
-import { groupOf, readDaySummaries, summariseAnswersBetween, summariseClosedDays } from "./insight-summaries";
+import {
+  groupOf,
+  listToolsAnsweredSince,
+  readDaySummaries,
+  summariseAnswersBetween,
+  summariseClosedDays,
+} from "./insight-summaries";
 
 function whereGroup(group: string) {
   if (group === ANY_REVIEWER_GROUP) return { audience: "reviewers" };
@@ -104,29 +110,32 @@ export async function loadInsights({
 }
 
 /**
- * The tools and groups a viewer can filter by. Tools: those named by the scope's summarised
- * answers (every summarised day, ADR 0099) or its open requests; reading every request for them
- * would cost more than the figures. A tool first asked for today shows once it is open or its day
- * is summarised.
+ * The tools and groups a viewer can filter by. Tools: those of the scope's summarised answers
+ * (every summarised day, ADR 0099), of its answers not yet summarised (read live, as the figures
+ * read them) and of its open requests: a request asked today is open or has its answer today.
+ * Reading every request for them would cost more than the figures.
  */
 export async function listInsightChoices({
   db,
   scope,
+  now,
 }: {
   db: DbClient;
   scope: InsightScope;
+  now: Date;
 }): Promise<{ tools: string[]; groups: string[] }> {
-  const [answered, open, groups] = await Promise.all([
+  const [answered, live, open, groups] = await Promise.all([
     db.insightDaySummary.groupBy({
       by: ["toolName"],
       where: scope.kind === "groups" ? { group: { in: [ANY_REVIEWER_GROUP, ...scope.slugs] } } : {},
     }),
+    listToolsAnsweredSince({ db, from: liveFrom(now), scope }),
     db.request.groupBy({ by: ["toolName"], where: { status: "open", ...whereAddressees(scope, undefined) } }),
     scope.kind === "all"
       ? db.approverGroup.findMany({ select: { slug: true }, orderBy: { slug: "asc" } })
       : [],
   ]);
-  const tools = new Set([...answered, ...open].map((row) => row.toolName));
+  const tools = new Set([...[...answered, ...open].map((row) => row.toolName), ...live]);
   const slugs = scope.kind === "all" ? groups.map((group) => group.slug) : scope.slugs;
   const pools = scope.kind === "all" ? [ANY_REVIEWER_GROUP, OWNER_GROUP] : [ANY_REVIEWER_GROUP];
   return { tools: [...tools].sort(), groups: [...pools, ...slugs] };

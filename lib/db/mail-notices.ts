@@ -1,12 +1,8 @@
 import "server-only";
 import type { ThreadEvent } from "@/lib/domain/events";
-import { type EmailMode, parseEmailMode } from "@/lib/domain/notifications";
-import { requestKindSpec } from "@/lib/domain/request-kinds";
-import { hasRole, parseRole } from "@/lib/domain/roles";
+import type { EmailMode } from "@/lib/domain/notifications";
 import type { DbClient, DbTx } from "./db-types";
 import { decidedNoticeSql, resolvedEventsOf } from "./decided-mail";
-import { listAddedAddressees } from "./escalation-steps";
-import { listCoveringDelegates } from "./mail-delegates";
 import { hotSqlOf, sql, sqlList, sqlRows, sqlTable, sqlTime } from "./sql/hot-sql";
 import { newRowId } from "./sql/row-id";
 
@@ -105,101 +101,6 @@ export async function claimMailNoticeById({
 }
 
 /**
- * Who may answer a request, with how each wants to hear of it: its owner, every reviewer, or the
- * members of its approver group but the asker.
- * `askerId` is the request's owner, whose hourly allowance of mail at once it draws on.
- */
-export async function listMailRecipientsByRequest({
-  db,
-  requestRowId,
-  stepId = "",
-}: {
-  db: DbClient;
-  requestRowId: string;
-  /** The escalation step the notice is for: an escalation mails only whom it added. */
-  stepId?: string;
-}): Promise<{ askerId: string | null; recipients: { userId: string; mode: EmailMode }[] }> {
-  const request = await db.request.findUnique({
-    where: { id: requestRowId },
-    select: { ownerId: true, audience: true, audienceGroup: true, status: true, kind: true },
-  });
-  if (request?.status !== "open") return { askerId: null, recipients: [] };
-  const added = await listAddedAddressees({ db, requestRowId });
-  const escalation = stepId === "" ? undefined : added.find((entry) => entry.stepId === stepId);
-  const original = escalation
-    ? []
-    : await db.user.findMany({
-        where:
-          request.audience === "owner"
-            ? { id: request.ownerId, email: { not: null } }
-            : request.audience === "group"
-              ? {
-                  id: { not: request.ownerId },
-                  email: { not: null },
-                  approverGroups: { some: { group: { slug: request.audienceGroup ?? "" } } },
-                }
-              : { role: { in: ["reviewer", "admin"] }, email: { not: null } },
-        select: { id: true, role: true },
-      });
-  // An approval to every reviewer names nobody, so it passes to no one's delegate; a sign-in is
-  // never delegated (ADR 0098).
-  const named =
-    request.audience === "reviewers" ||
-    (request.audience === "owner" && requestKindSpec(request.kind).form === "sign-in")
-      ? []
-      : original;
-  const widened =
-    added.length === 0
-      ? []
-      : await db.user.findMany({
-          where: {
-            id: { not: request.ownerId },
-            email: { not: null },
-            OR: (escalation ? [escalation] : added).map((entry) =>
-              "group" in entry
-                ? { approverGroups: { some: { group: { slug: entry.group } } } }
-                : { id: entry.userId },
-            ),
-          },
-          select: { id: true, role: true },
-        });
-  // A group's request goes to its members who may vote: everyone in it but the asker; those a
-  // ladder added (ADR 0093) never include the asker either; and the delegates of those named on
-  // it who are away (ADR 0098), once each.
-  const delegates = await listCoveringDelegates({
-    db,
-    principals: [...named, ...widened],
-    askerId: request.ownerId,
-  });
-  const ids = new Set<string>();
-  const audience = [
-    ...original.filter(
-      (user) =>
-        request.audience === "owner" ||
-        request.audience === "group" ||
-        hasRole(parseRole(user.role), "reviewer"),
-    ),
-    ...widened,
-    ...delegates,
-  ].filter((user) => {
-    if (ids.has(user.id)) return false;
-    ids.add(user.id);
-    return true;
-  });
-  const settings = await db.notificationSetting.findMany({
-    where: { userId: { in: audience.map((user) => user.id) } },
-  });
-  const modes = new Map(settings.map((row) => [row.userId, parseEmailMode(row.emailMode)]));
-  return {
-    askerId: request.ownerId,
-    recipients: audience.map((user) => ({
-      userId: user.id,
-      mode: modes.get(user.id) ?? ("instant" as EmailMode),
-    })),
-  };
-}
-
-/**
  * Turns a claimed notice into its mail items, then marks it done; false when the claim was lost.
  * No interactive transaction: the items are unique per request and person, so a worker that
  * died between the two steps leaves a notice whose next fan-out finds them made and adds none.
@@ -232,31 +133,4 @@ export async function fanOutMailNoticeById({
     data: { status: "done", leaseOwner: null },
   });
   return done.count === 1;
-}
-
-export async function getEmailModeByUser({
-  db,
-  userId,
-}: {
-  db: DbClient;
-  userId: string;
-}): Promise<EmailMode> {
-  const row = await db.notificationSetting.findUnique({ where: { userId } });
-  return parseEmailMode(row?.emailMode);
-}
-
-export async function setEmailModeByUser({
-  db,
-  userId,
-  mode,
-}: {
-  db: DbClient;
-  userId: string;
-  mode: EmailMode;
-}) {
-  await db.notificationSetting.upsert({
-    where: { userId },
-    create: { userId, emailMode: mode },
-    update: { emailMode: mode },
-  });
 }

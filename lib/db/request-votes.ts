@@ -5,25 +5,13 @@ import { toJson } from "./json";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { isUniqueViolation } from "./sql/unique-violation";
 
-// The votes on a request addressed to an approver group (ADR 0076). Storage only: the engine
-// (lib/engine/cast-vote.ts) decides whether a vote settles the request, and the answer it makes
-// goes through the one answer path (resolve-request.ts) like every other.
+// The votes on a request addressed to an approver group (ADR 0076), as they are cast and counted.
+// Storage only: the engine (lib/engine/cast-vote.ts) decides whether a vote settles the request,
+// and the answer it makes goes through the one answer path (resolve-request.ts) like every other.
+// The pages and the API read them through vote-tallies.ts.
 
 /** "counted" while it may count; "void" once the arguments changed after it; "late" when cast after the request was settled. */
 export type VoteStatus = "counted" | "void" | "late";
-
-export interface StoredVote {
-  voterId: string;
-  email: string;
-  name: string | null;
-  /** Who cast it for the voter, when someone covered for them (ADR 0098): their name or email. */
-  castByName?: string;
-  ok: boolean;
-  note?: string;
-  status: VoteStatus;
-  argsHash: string | null;
-  createdAt: string;
-}
 
 export interface NewVote {
   requestRowId: string;
@@ -182,64 +170,6 @@ export async function carryEditedArguments({
     ),
   ]);
   return voters;
-}
-
-/** Every vote on these requests, oldest first, keyed by request row id. */
-export async function listVotes({
-  db,
-  requestRowIds,
-}: {
-  db: DbClient;
-  requestRowIds: string[];
-}): Promise<Map<string, StoredVote[]>> {
-  const out = new Map<string, StoredVote[]>();
-  if (requestRowIds.length === 0) return out;
-  const rows = await db.requestVote.findMany({
-    where: { requestRowId: { in: requestRowIds } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: {
-      requestRowId: true,
-      voterId: true,
-      ok: true,
-      note: true,
-      status: true,
-      argsHash: true,
-      createdAt: true,
-      castById: true,
-      voter: { select: { email: true, name: true } },
-    },
-  });
-  const casters = [
-    ...new Set(rows.flatMap((r) => (r.castById && r.castById !== r.voterId ? [r.castById] : []))),
-  ];
-  const casterNames = new Map(
-    casters.length === 0
-      ? []
-      : (
-          await db.user.findMany({
-            where: { id: { in: casters } },
-            select: { id: true, name: true, email: true },
-          })
-        ).map((u) => [u.id, u.name ?? u.email ?? u.id]),
-  );
-  for (const row of rows) {
-    const list = out.get(row.requestRowId) ?? [];
-    const castByName =
-      row.castById && row.castById !== row.voterId ? casterNames.get(row.castById) : undefined;
-    list.push({
-      voterId: row.voterId,
-      email: row.voter.email ?? row.voterId,
-      name: row.voter.name,
-      ...(castByName ? { castByName } : {}),
-      ok: row.ok,
-      ...(row.note ? { note: row.note } : {}),
-      status: row.status as VoteStatus,
-      argsHash: row.argsHash,
-      createdAt: row.createdAt.toISOString(),
-    });
-    out.set(row.requestRowId, list);
-  }
-  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { listDueEscalationSteps } from "./escalation-steps";
+import { listDueEscalationSteps } from "./due-escalation-steps";
 import { listDueRequests } from "./requests";
 import { answerRequestTakingRun } from "./resolve-request";
 import { claimParkedRun, listOrphanedRuns } from "./run-leases";

@@ -2,9 +2,81 @@ import "server-only";
 import { answeredByWords } from "@/lib/domain/answer-words";
 import type { TallyVote, VoteTally } from "@/lib/domain/vote-tally";
 import type { DbClient } from "./db-types";
-import { listVotes, type StoredVote } from "./request-votes";
+import type { VoteStatus } from "./request-votes";
 
-// Each group request's tally from its votes and its group's members, for the pages.
+// The votes on group requests as the pages and the API show them: each vote, and each request's
+// tally from its votes and its group's members. They are cast and counted in request-votes.ts.
+
+export interface StoredVote {
+  voterId: string;
+  email: string;
+  name: string | null;
+  /** Who cast it for the voter, when someone covered for them (ADR 0098): their name or email. */
+  castByName?: string;
+  ok: boolean;
+  note?: string;
+  status: VoteStatus;
+  argsHash: string | null;
+  createdAt: string;
+}
+
+/** Every vote on these requests, oldest first, keyed by request row id. */
+export async function listVotes({
+  db,
+  requestRowIds,
+}: {
+  db: DbClient;
+  requestRowIds: string[];
+}): Promise<Map<string, StoredVote[]>> {
+  const out = new Map<string, StoredVote[]>();
+  if (requestRowIds.length === 0) return out;
+  const rows = await db.requestVote.findMany({
+    where: { requestRowId: { in: requestRowIds } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      requestRowId: true,
+      voterId: true,
+      ok: true,
+      note: true,
+      status: true,
+      argsHash: true,
+      createdAt: true,
+      castById: true,
+      voter: { select: { email: true, name: true } },
+    },
+  });
+  const casters = [
+    ...new Set(rows.flatMap((r) => (r.castById && r.castById !== r.voterId ? [r.castById] : []))),
+  ];
+  const casterNames = new Map(
+    casters.length === 0
+      ? []
+      : (
+          await db.user.findMany({
+            where: { id: { in: casters } },
+            select: { id: true, name: true, email: true },
+          })
+        ).map((u) => [u.id, u.name ?? u.email ?? u.id]),
+  );
+  for (const row of rows) {
+    const list = out.get(row.requestRowId) ?? [];
+    const castByName =
+      row.castById && row.castById !== row.voterId ? casterNames.get(row.castById) : undefined;
+    list.push({
+      voterId: row.voterId,
+      email: row.voter.email ?? row.voterId,
+      name: row.voter.name,
+      ...(castByName ? { castByName } : {}),
+      ok: row.ok,
+      ...(row.note ? { note: row.note } : {}),
+      status: row.status as VoteStatus,
+      argsHash: row.argsHash,
+      createdAt: row.createdAt.toISOString(),
+    });
+    out.set(row.requestRowId, list);
+  }
+  return out;
+}
 
 interface TalliedRequest {
   id: string;

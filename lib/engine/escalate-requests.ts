@@ -3,7 +3,7 @@ import {
   type DueEscalationStep,
   dropUnfiredEscalationStep,
   listDueEscalationSteps,
-} from "@/lib/db/escalation-steps";
+} from "@/lib/db/due-escalation-steps";
 import { type BareRequest, getBareRequestById } from "@/lib/db/requests";
 import { describeFiredStep } from "@/lib/domain/escalation";
 import type { WebhookOccurrence } from "@/lib/domain/webhooks";

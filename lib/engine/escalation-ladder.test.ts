@@ -139,7 +139,7 @@ for (const provider of ["sqlite", "postgres"] as const) {
         }),
       ).toBe(2);
       // The escalation is mailed to whom it added, the reminder to everyone addressed.
-      const { listMailRecipientsByRequest } = await import("@/lib/db/mail-notices");
+      const { listMailRecipientsByRequest } = await import("@/lib/db/mail-recipients");
       const escalated = await listMailRecipientsByRequest({
         db: database.db,
         requestRowId: request.id,

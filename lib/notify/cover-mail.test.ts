@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setEmailModeByUser } from "@/lib/db/mail-notices";
+import { setEmailModeByUser } from "@/lib/db/notification-settings";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import type { Role } from "@/lib/domain/roles";
 import { type MailCatcher, startMailCatcher } from "./mail-catcher";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setEmailModeByUser } from "@/lib/db/mail-notices";
+import { setEmailModeByUser } from "@/lib/db/notification-settings";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { killEngineChildren, spawnEngineChild } from "@/lib/engine/testing/spawn-child";
 import { parseMail } from "./mail-catcher";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setEmailModeByUser } from "@/lib/db/mail-notices";
+import { setEmailModeByUser } from "@/lib/db/notification-settings";
 import type { TestDatabase, TestProvider } from "@/lib/db/testing/test-database";
 import type { MailCatcher } from "./mail-catcher";
 import { readMailConfig } from "./mail-config";

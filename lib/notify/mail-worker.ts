@@ -9,12 +9,8 @@ import {
   type MailBatch,
   recordMailItems,
 } from "@/lib/db/mail-items";
-import {
-  claimMailNoticeById,
-  fanOutMailNoticeById,
-  listDueMailNotices,
-  listMailRecipientsByRequest,
-} from "@/lib/db/mail-notices";
+import { claimMailNoticeById, fanOutMailNoticeById, listDueMailNotices } from "@/lib/db/mail-notices";
+import { listMailRecipientsByRequest } from "@/lib/db/mail-recipients";
 import { logger } from "@/lib/log/logger";
 import { composeDecidedMail } from "./compose-decided-mail";
 import { composeMail } from "./compose-mail";

@@ -32,7 +32,7 @@ export async function loadInsightsView({
   // The closed days of the widest period first, so the tool choices read the same summaries
   // as the figures (after the first view of a day this is one query).
   await summariseClosedDays({ db, now, since: periodStart(now, Math.max(...INSIGHT_PERIODS)) });
-  const choices = await listInsightChoices({ db, scope });
+  const choices = await listInsightChoices({ db, scope, now });
   const { filters, problems } = parseInsightFilters(params, choices.groups);
   const figures = await loadInsights({ db, scope, filters, now });
   return { scope, choices, filters, problems, figures, now };

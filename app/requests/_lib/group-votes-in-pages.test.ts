@@ -3,7 +3,7 @@ import { appErrorCode } from "@/app/_lib/app-error-code";
 import { newUser, parkRequest, withTestEngine } from "@/app/_lib/test-engine";
 import { answerMany } from "@/app/inbox/_lib/answer-many";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
-import { listMailRecipientsByRequest } from "@/lib/db/mail-notices";
+import { listMailRecipientsByRequest } from "@/lib/db/mail-recipients";
 import type { Db } from "@/lib/db/sql/client";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import type { Engine } from "@/lib/engine/engine-types";

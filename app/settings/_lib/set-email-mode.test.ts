@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "@/app/_lib/test-engine";
 import { getEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
-import { getEmailModeByUser } from "@/lib/db/mail-notices";
+import { getEmailModeByUser } from "@/lib/db/notification-settings";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import { toPublicError } from "@/lib/errors";
 import { setEmailMode } from "./set-email-mode";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineAction } from "@/app/_lib/define-action";
 import type { DbClient } from "@/lib/db/db-types";
 import { setEmailWhenDecidedByUser } from "@/lib/db/decided-mail";
-import { setEmailModeByUser } from "@/lib/db/mail-notices";
+import { setEmailModeByUser } from "@/lib/db/notification-settings";
 import { EMAIL_MODES } from "@/lib/domain/notifications";
 
 const emailModeInput = z.object({ mode: z.enum(EMAIL_MODES), whenDecided: z.boolean() }).strict();

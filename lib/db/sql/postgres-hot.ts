@@ -81,7 +81,7 @@ export function postgresConnectionOf(client: DbClient | DbTx): PoolClient | unde
 // Prisma's `engineTransaction` waits up to 10 s for a connection and ends a transaction after
 // 20 s; the same bounds here, the second enforced by the server (a body stuck between statements
 // has its session ended rather than holding its locks and its connection for ever).
-const CONNECTION_WAIT_MS = 10_000;
+export const CONNECTION_WAIT_MS = 10_000;
 const BEGIN = "BEGIN; SET LOCAL idle_in_transaction_session_timeout = 20000";
 
 /**
@@ -128,12 +128,13 @@ export async function postgresHotTransaction<T>(
   }
 }
 
-function isConnectionError(error: unknown): boolean {
+export function isConnectionError(error: unknown): boolean {
   // Server-side errors carry a SQLSTATE; a lost or ended connection does not.
   return !(error instanceof pg.DatabaseError);
 }
 
-async function connectWithin(pool: Pool, ms: number): Promise<PoolClient> {
+/** A connection of `pool` to keep for a while, or an error once `ms` passed without one free. */
+export async function connectWithin(pool: Pool, ms: number): Promise<PoolClient> {
   let timer: NodeJS.Timeout | undefined;
   let late = false;
   const connecting = pool.connect();

@@ -6,8 +6,8 @@ import { authenticateApiToken } from "@/lib/auth/api-token-auth";
 import { listApiRequestsByOwner } from "@/lib/db/api-requests";
 import type { DbClient } from "@/lib/db/db-types";
 import { listEscalationStepsByRequest } from "@/lib/db/escalation-steps";
-import { listVotes } from "@/lib/db/request-votes";
 import type { StoredRequest } from "@/lib/db/requests";
+import { listVotes } from "@/lib/db/vote-tallies";
 import { AppError } from "@/lib/errors";
 import { untilDraining } from "@/lib/http/server-draining.mjs";
 import type {

@@ -1,5 +1,5 @@
-import type { StoredVote } from "@/lib/db/request-votes";
 import type { StoredRequest } from "@/lib/db/requests";
+import type { StoredVote } from "@/lib/db/vote-tallies";
 import type { EscalationStepView } from "@/lib/domain/escalation";
 import type { Answer } from "@/lib/toolnexus/types";
 import type { ApiRequest, ApiVote } from "./api-schemas";
