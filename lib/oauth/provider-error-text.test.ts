@@ -44,7 +44,7 @@ describe("the words for a provider's error", () => {
   it("keep the provider's text for the log only cleaned, without tokens and cut short", () => {
     const forged = `denied\r\n{"level":"info","msg":"forged"}\u202Etxt\u0000 token=${"a".repeat(40)}`;
     const logged = loggableProviderText(forged);
-    expect(logged).not.toMatch(/[\r\n\u0000\u202E]/);
+    for (const character of ["\r", "\n", "\u0000", "\u202E"]) expect(logged).not.toContain(character);
     expect(logged).not.toContain("a".repeat(40));
     expect(logged).toContain("[redacted]");
     expect(loggableProviderText("x ".repeat(1000)).length).toBeLessThanOrEqual(301);
