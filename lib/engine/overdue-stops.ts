@@ -11,6 +11,7 @@ export interface OverdueStops {
   clear(): void;
 }
 
+/** The message of `conflict:calls_started` (lib/errors.ts) names this grace to the person. */
 export const defaultStoppedCallGraceMs = 30_000;
 
 export function createOverdueStops(graceMs: number): OverdueStops {
