@@ -88,6 +88,36 @@ test.describe("OAuth sign-in requests", () => {
     await expect(chat.requestCard("authorization")).toContainText("Declined");
   });
 
+  test("a provider's own error text never reaches the page", async ({ signInAs, db }) => {
+    const user = await signInAs("user");
+    const chat = new ChatPage(user.page);
+    // The state the app sent to the provider, as a provider answering with an error returns it.
+    let state = "";
+    user.page.on("request", (request) => {
+      const sent = new URL(request.url()).searchParams.get("state");
+      if (request.isNavigationRequest() && sent && !request.url().includes("/oauth/demo/")) state = sent;
+    });
+    await askForBalanceAndContinue(chat);
+    expect(state).not.toBe("");
+
+    const hostile = "Your account is locked. Call +1-555-0100 now to restore access";
+    // Both the code and the description are the provider's to choose; neither is shown.
+    const query = new URLSearchParams({ state, error: "call_+1-555-0100", error_description: hostile });
+    const response = await user.page.goto(`/oauth/demo/callback?${query}`);
+    expect(response?.status()).toBe(502);
+    await expect(user.page.getByTestId("oauth-error")).toHaveText(
+      "Demo Bank could not complete the sign-in. Try again from your chat.",
+    );
+    expect(await user.page.content()).not.toContain("555-0100");
+    // The request stays open for another try, and nothing of the text is in its thread's events.
+    const row = await db.request.findFirstOrThrow({
+      where: { ownerId: user.user.id, kind: "authorization" },
+    });
+    expect(row.status).toBe("open");
+    const events = await db.event.findMany({ where: { threadId: row.threadId } });
+    expect(JSON.stringify(events)).not.toContain("555-0100");
+  });
+
   test("another user cannot start the sign-in of someone else's request", async ({ signInAs, db }) => {
     const owner = await signInAs("user");
     const chat = new ChatPage(owner.page);

@@ -85,7 +85,7 @@ export const appErrorCatalog = {
   "conflict:calls_started": {
     status: 409,
     message:
-      "An answer had already let the run go on and the call waiting for it has started, so the run was not stopped. The call's result will show in the chat; stop the run after that if you still want to.",
+      "An answer had already let the run go on and the call waiting for it has started, so the run was not stopped yet. If the call finishes within 30 seconds, its result will show in the chat and you can stop the run after that; if it is still running then, the run is stopped and whatever the call returns later is discarded.",
   },
   "conflict:run_stopped": {
     status: 409,

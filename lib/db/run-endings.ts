@@ -97,6 +97,13 @@ function closingMessages(slots: Checkpoint["slots"], output: string): Message[] 
   );
 }
 
+const stoppableCondition = sql`"status" IN ('running', 'pending') AND "answeredCallsStarted" = false`;
+const overdueCondition = sql`"status" = 'running' AND "answeredCallsStarted" = true`;
+const cancelledOutput = "cancelled: the run was cancelled";
+// The model and the chat read this as the call's result: it started, so it must not say it never ran.
+const overdueOutput =
+  "cancelled: the run was stopped while this call was still running; whatever it returns is discarded";
+
 export type CancelledRun =
   | { status: "cancelled"; events: ThreadEvent[] }
   /** The run was taken back to running by an answer and the calls it waited on may have started. */
@@ -108,15 +115,21 @@ export type CancelledRun =
  * the statement that takes a parked run back to running sets `answeredCallsStarted`, and this
  * one ends only a run without it, so on the run's row exactly one of the two comes first. A
  * cancel that wins leaves every answered call unstarted; one that loses changes nothing.
+ *
+ * With `overdueCalls`, the Stop's grace is over (ADR 0101): it ends only a run whose answered
+ * calls are still running, and keeps `answeredCallsStarted` set on the cancelled row, which
+ * then says that those calls started and their results were discarded.
  */
 export async function cancelRunById({
   db,
   runId,
   actorId,
+  overdueCalls = false,
 }: {
   db: DbClient;
   runId: string;
   actorId: string;
+  overdueCalls?: boolean;
 }): Promise<CancelledRun> {
   return db.$transaction(async (tx): Promise<CancelledRun> => {
     // One statement, so the condition is checked on the row as it is when this write takes it
@@ -124,7 +137,7 @@ export async function cancelRunById({
     const [run] = await hotSqlOf(tx).query<{ threadId: string; checkpoint: unknown }>(sql`
       UPDATE ${sqlTable("Run")} SET "status" = 'cancelled', "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
         "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
-      WHERE "id" = ${runId} AND "status" IN ('running', 'pending') AND "answeredCallsStarted" = false
+      WHERE "id" = ${runId} AND ${overdueCalls ? overdueCondition : stoppableCondition}
       RETURNING "threadId", "checkpoint"`);
     if (!run) {
       const now = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });
@@ -135,7 +148,7 @@ export async function cancelRunById({
     const events = await cancelOpenRequestsByRun({ tx, runId, threadId: run.threadId, actorId });
     if (checkpoint) {
       // The transcript up to the checkpoint is stored; only the closing tool results are new.
-      const closing = closingMessages(checkpoint.slots, "cancelled: the run was cancelled");
+      const closing = closingMessages(checkpoint.slots, overdueCalls ? overdueOutput : cancelledOutput);
       await appendMissingMessages({
         tx,
         threadId: run.threadId,

@@ -113,6 +113,7 @@ export const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
   "error",
   "version",
   "savedEventSeq",
+  "answeredCallsStarted",
 ];
 
 /** A run as a claim's RETURNING of `RUN_ROW_COLUMNS` hands it back. */
@@ -134,6 +135,8 @@ function readRunRow(row: Record<keyof RunRow, unknown>): RunRow {
     error: row.error as string | null,
     version: Number(row.version),
     savedEventSeq: Number(row.savedEventSeq),
+    // SQLite hands a boolean back as 0 or 1.
+    answeredCallsStarted: Boolean(row.answeredCallsStarted),
   };
 }
 

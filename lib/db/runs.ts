@@ -35,6 +35,11 @@ export interface StoredRun {
   version: number;
   /** The last event seq of the thread that the stored state accounts for (see `saveRunCheckpoint`). */
   savedEventSeq: number;
+  /**
+   * Set from an answer's taking the run back to running until its calls' results are stored; a
+   * cancelled run keeps it when those calls ran past the Stop's grace (ADR 0101).
+   */
+  answeredCallsStarted: boolean;
 }
 
 export interface RunRow {
@@ -49,6 +54,7 @@ export interface RunRow {
   error: string | null;
   version: number;
   savedEventSeq: number;
+  answeredCallsStarted: boolean;
 }
 
 export function toStoredRun(row: RunRow): StoredRun {
@@ -64,6 +70,7 @@ export function toStoredRun(row: RunRow): StoredRun {
     error: row.error,
     version: row.version,
     savedEventSeq: row.savedEventSeq,
+    answeredCallsStarted: row.answeredCallsStarted,
   };
 }
 

@@ -20,6 +20,7 @@ import {
   holdDurationMs,
   undoDecision,
 } from "./held-decisions";
+import { createOverdueStops, defaultStoppedCallGraceMs } from "./overdue-stops";
 import { readRequest } from "./read-request";
 import { createRunLauncher, leaseUntil } from "./run-launcher";
 import { createRunTimers } from "./run-timers";
@@ -99,6 +100,19 @@ export function createEngine(options: EngineOptions): Engine {
     },
   });
   let started = false;
+  const overdueStops = createOverdueStops(options.stoppedCallGraceMs ?? defaultStoppedCallGraceMs);
+
+  /** Cancels the run on its row and, when that won, stops driving it here and everywhere. */
+  const endRun = async (runId: string, actorId: string, overdueCalls = false) => {
+    const cancelled = await cancelRunById({ db, runId, actorId, overdueCalls });
+    if (cancelled.status !== "cancelled") return cancelled;
+    launcher.abort(runId);
+    await publishAll(bus, cancelled.events);
+    // The run may be driven by another instance, whose tool would otherwise work on until
+    // that instance next writes: it aborts the segment, and with it ctx.signal, on hearing this.
+    await bus.signal({ type: "run_cancelled", runId });
+    return cancelled;
+  };
 
   bus.listenSignals((message) => {
     if (message.type === "run_cancelled") launcher.abort(message.runId);
@@ -152,16 +166,22 @@ export function createEngine(options: EngineOptions): Engine {
       const run = await getRunById({ db, runId });
       if (!run) throw new AppError("not_found:run");
       if (!policy.mayCancel({ actor: who.data, ownerId: run.userId })) throw new AppError("forbidden:run");
-      const cancelled = await cancelRunById({ db, runId, actorId: who.data.id });
-      // An answer took the run back to running first: its calls go on, and so does the run.
-      if (cancelled.status === "calls_started") throw new AppError("conflict:calls_started");
+      const actorId = who.data.id;
+      const cancelled = await endRun(runId, actorId);
+      if (cancelled.status === "calls_started") {
+        // An answer took the run back to running first: its calls go on, and so does the run,
+        // unless they are still running when the grace is over; then the run ends without them.
+        overdueStops.arm(runId, () =>
+          launcher.track(
+            endRun(runId, actorId, true).then(({ status }) => {
+              if (status === "cancelled")
+                logger.warn({ runId, actorId }, "run stopped: its answered calls ran past the Stop's grace");
+            }),
+          ),
+        );
+        throw new AppError("conflict:calls_started");
+      }
       if (cancelled.status === "ended") throw new AppError("conflict:run_finished");
-      const { events } = cancelled;
-      launcher.abort(runId);
-      await publishAll(bus, events);
-      // The run may be driven by another instance, whose tool would otherwise work on until
-      // that instance next writes: it aborts the segment, and with it ctx.signal, on hearing this.
-      await bus.signal({ type: "run_cancelled", runId });
     },
 
     createRequest: (input) => createStandaloneRequest(answerDeps, input),
@@ -196,6 +216,7 @@ export function createEngine(options: EngineOptions): Engine {
     async stop() {
       started = false;
       timers.stop();
+      overdueStops.clear();
       const interrupted = await launcher.stop(options.stopGraceMs ?? 2_000);
       await releaseRunLeases({ db, leaseOwner: instanceId, runIds: interrupted });
       if (interrupted.length > 0) await bus.signal({ type: "runs_released" });

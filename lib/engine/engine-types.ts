@@ -41,6 +41,11 @@ export interface EngineOptions {
   idleRecoveryIntervalMs?: number;
   /** How long `stop()` lets aborted segments wind down before releasing their leases. Default 2 s. */
   stopGraceMs?: number;
+  /**
+   * How long a Stop refused because an answered call has started lets that call run before it
+   * ends the run anyway, discarding what the call returns later (ADR 0101). Default 30 s.
+   */
+  stoppedCallGraceMs?: number;
   /** How long assistant text is gathered into one event. Default 30 ms. */
   textFlushMs?: number;
 }

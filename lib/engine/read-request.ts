@@ -72,7 +72,8 @@ export async function readRequest(
 /**
  * A run's stored checkpoint still waits on the request only if the call never ran: the answer
  * that takes the run back to running forbids a Stop until a safe point past the call (or a park)
- * has replaced that checkpoint, so a cancelled run that still waits on it was stopped first.
+ * has replaced that checkpoint, so a cancelled run that still waits on it was stopped first,
+ * unless the Stop ended it when those calls ran past its grace (ADR 0101).
  */
 async function withRunStopped(
   db: DbClient,
@@ -83,5 +84,7 @@ async function withRunStopped(
   const waiting = run?.checkpoint?.slots.some(
     (slot) => slot.state.status === "suspended" && slot.state.request.id === request.request.id,
   );
-  return { ...request, runStoppedFirst: run?.status === "cancelled" && waiting === true };
+  // A run cancelled while the answered calls ran past the Stop's grace keeps the flag: they ran.
+  const stoppedFirst = run?.status === "cancelled" && !run.answeredCallsStarted && waiting === true;
+  return { ...request, runStoppedFirst: stoppedFirst };
 }

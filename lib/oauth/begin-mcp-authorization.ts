@@ -13,17 +13,28 @@ import {
 } from "./mcp-client-provider";
 import { OAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
+import { providerRefusal } from "./provider-error";
 import { issueState } from "./state";
 import { encryptToken } from "./token-crypto";
 
-/** One line naming what failed, never a response body (it could quote anything). */
+/**
+ * What failed, in words of our own: an address this app refuses to reach is named, and anything
+ * else the server or its authorization server said (the SDK's errors quote their descriptions,
+ * response bodies and metadata) is logged, while the person reads fixed words for its code.
+ */
 export function mcpFlowFailure(server: string, error: unknown): OAuthError {
-  const reason = isAddressRefused(error)
-    ? describeOutboundFailure(error)
-    : error instanceof Error
-      ? error.message.split("\n")[0]!.slice(0, 300)
-      : "unknown error";
-  return new OAuthError("provider:error", `Signing in to ${server} failed: ${reason}`, { cause: error });
+  if (isAddressRefused(error)) {
+    const reason = describeOutboundFailure(error);
+    return new OAuthError("provider:error", `Signing in to ${server} failed: ${reason}`, { cause: error });
+  }
+  // The SDK's OAuth errors carry the RFC 6749 code the server sent.
+  const code = (error as { errorCode?: unknown } | null)?.errorCode;
+  return providerRefusal({
+    label: server,
+    code: typeof code === "string" ? code : undefined,
+    description: error instanceof Error ? error.message : undefined,
+    during: "discovery or registration",
+  });
 }
 
 /**

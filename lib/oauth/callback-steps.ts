@@ -8,6 +8,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { codeVerifierContext } from "./begin-authorization";
 import { OAuthError } from "./oauth-error";
 import type { OAuthRuntime } from "./oauth-runtime";
+import { providerRefusal } from "./provider-error";
 import { decryptionKeys } from "./secret-keys";
 import { hashState, type StateClaims } from "./state";
 import { decryptToken } from "./token-crypto";
@@ -106,24 +107,26 @@ export async function claimCallbackState({
 
 /**
  * The provider sent an error instead of a code. The person saying no (`access_denied`) declines
- * the request; any other error leaves it open, so they can try again from the chat.
+ * the request; any other error leaves it open, so they can try again from the chat, and is told
+ * in fixed words chosen by its code, never in the provider's (its description is only logged).
  */
 export async function declineOnProviderError({
   error,
+  description,
   label,
   answerRequest,
   request,
   actor,
 }: {
   error: string;
+  description: string | undefined;
   label: string;
   answerRequest: AnswerRequestFn;
   request: { id: string; threadId: string };
   actor: { id: string; role: Actor["role"] };
 }): Promise<CallbackOutcome> {
-  if (error !== "access_denied") {
-    throw new OAuthError("provider:error", `${label} could not complete the sign-in (${error})`);
-  }
+  if (error !== "access_denied")
+    throw providerRefusal({ label, code: error, description, during: "callback" });
   const answered = await answerOrClosed(answerRequest, {
     requestId: request.id,
     answer: { ok: false, reason: "declined" },

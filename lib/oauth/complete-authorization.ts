@@ -56,6 +56,7 @@ export async function completeAuthorization(options: {
   if (query.error) {
     return declineOnProviderError({
       error: query.error,
+      description: query.error_description,
       label: provider.label,
       answerRequest: options.answerRequest,
       request,

@@ -88,6 +88,7 @@ export async function completeMcpAuthorization(options: {
   if (query.error) {
     return declineOnProviderError({
       error: query.error,
+      description: query.error_description,
       label: server.name,
       answerRequest: options.answerRequest,
       request,

@@ -251,14 +251,15 @@ describe("an MCP server whose metadata names another resource", () => {
   const steps = mcpSignInSteps(() => ({ db, runtime: env.runtime, server }));
   afterAll(() => steps.closeAll());
 
-  it("fails the call and refuses the start with a clear error, storing nothing", async () => {
+  it("fails the call and refuses the start in fixed words, storing nothing", async () => {
     const user = await steps.parkedUser();
     expect(user.first).toMatchObject({ isError: true });
     expect(user.first.output).toMatch(
       /^MCP server "bank": Protected resource http:\/\/127\.0\.0\.1:1\/mcp does not match/,
     );
+    // The metadata is the server's to write: the page gets fixed words, the log the details.
     await expect(steps.begin(user.user.id, user.wireId)).rejects.toThrow(
-      /^Signing in to bank failed: Protected resource http:\/\/127\.0\.0\.1:1\/mcp does not match/,
+      "bank could not complete the sign-in. Try again from your chat.",
     );
     expect(await db.oAuthState.count()).toBe(0);
     expect(await db.mcpOAuthClient.count()).toBe(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { OAuthError } from "@/lib/oauth/oauth-error";
+import { providerRefusal } from "@/lib/oauth/provider-error";
 import { oauthErrorResponse } from "./oauth-error-response";
 
 describe("oauthErrorResponse", () => {
@@ -33,5 +34,18 @@ describe("oauthErrorResponse", () => {
     expect(body).not.toContain("SQLITE_BUSY");
     const config = await oauthErrorResponse(new OAuthError("config:invalid", "secret path /etc/x")).text();
     expect(config).not.toContain("/etc/x");
+  });
+
+  it("quotes nothing a provider wrote: fixed words for its code, the generic line for any other", async () => {
+    const hostile = "Your account is locked. Call +1-555-0100 now";
+    for (const code of ["server_error", hostile]) {
+      const page = oauthErrorResponse(
+        providerRefusal({ label: "Demo Bank", code, description: hostile, during: "callback" }),
+      );
+      expect(page.status).toBe(502);
+      const html = await page.text();
+      expect(html).not.toContain("555-0100");
+      expect(html).toContain("Demo Bank");
+    }
   });
 });
