@@ -13,9 +13,11 @@ import { hotSqlOf, type SqlStatement, sql, sqlList, sqlTable, sqlTime } from "./
 //
 // It holds exactly what the engine lets the viewer act on beyond their other halves
 // (lib/engine/covering.ts, ladder-addressees.ts): for a request a principal asked for, only where
-// another principal is named on it, whom the delegate then acts for (four eyes: never the asker).
+// another principal is named on it, whom the delegate then acts for (four eyes: never the asker);
+// a person a step added by email, as whoever has the account with it now (one made after the
+// ladder was copied included).
 // Each part is read from an index — `(ownerId, status, …)`, `(status, audience, …)`, the steps'
-// `(addedUserId)` / `(addedGroup)` — and is empty for someone who covers nobody and was added to
+// `(addedEmail)` / `(addedGroup)` — and is empty for someone who covers nobody and was added to
 // nothing.
 
 const R = sqlTable("Request");
@@ -50,14 +52,18 @@ export function namedHalfSql(viewer: Actor, now: Date, status: RequestState): Sq
   const signIns = SIGN_IN_KINDS.length > 0 ? sql` AND "kind" NOT IN (${sqlList(SIGN_IN_KINDS)})` : sql``;
   // Joins from the members' index rather than `IN` lists of slugs, which PostgreSQL would sort.
   const memberships = sql`${sqlTable("ApproverGroupMember")} m JOIN ${sqlTable("ApproverGroup")} g ON g."id" = m."groupId"`;
+  // A ladder adds a person by email: whoever has the account with it now, as the engine reads it.
+  const people = sql`${sqlTable("User")} u`;
   // A principal named on a request they asked for is no reason to list it (four eyes: nobody
   // acts for the asker), but another principal named on it is, as the engine picks.
   const parts = sql`SELECT "id" FROM ${R} WHERE "ownerId" ${theirs} AND "status" = ${status} AND "audience" = 'owner'${signIns}
     UNION ALL SELECT q."id" FROM ${memberships} JOIN ${R} q ON q."audienceGroup" = g."slug"
       AND q."status" = ${status} AND q."audience" = 'group' AND q."ownerId" <> m."userId" WHERE m."userId" ${theirs}
-    UNION ALL SELECT "requestRowId" FROM ${STEP} WHERE "addedUserId" ${mine} AND "firedAt" IS NOT NULL
-    UNION ALL SELECT s."requestRowId" FROM ${STEP} s JOIN ${R} q ON q."id" = s."requestRowId"
-      AND q."ownerId" <> s."addedUserId" WHERE s."addedUserId" ${theirs} AND s."firedAt" IS NOT NULL
+    UNION ALL SELECT s."requestRowId" FROM ${people} JOIN ${STEP} s ON s."addedEmail" = u."email"
+      AND s."firedAt" IS NOT NULL WHERE u."id" ${mine}
+    UNION ALL SELECT s."requestRowId" FROM ${people} JOIN ${STEP} s ON s."addedEmail" = u."email"
+      AND s."firedAt" IS NOT NULL JOIN ${R} q ON q."id" = s."requestRowId" AND q."ownerId" <> u."id"
+      WHERE u."id" ${theirs}
     UNION ALL SELECT s."requestRowId" FROM ${memberships} JOIN ${STEP} s ON s."addedGroup" = g."slug"
       AND s."firedAt" IS NOT NULL WHERE m."userId" ${mine}
     UNION ALL SELECT s."requestRowId" FROM ${memberships} JOIN ${STEP} s ON s."addedGroup" = g."slug"

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { setAbsence } from "@/lib/db/absences";
 import { listInboxRequests } from "@/lib/db/inbox-requests";
@@ -141,6 +142,28 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
         data: { escalatedAt: new Date(Date.now() + HOUR) },
       });
       expect(await getInboxVersionByViewer({ db: db(), viewer: sam })).not.toBe(version);
+    });
+
+    it("lists what a ladder added a person to who was given an account after it was copied", async () => {
+      await suite.freshThread();
+      const asker = await makePerson(db(), "asker");
+      const email = `late-${randomUUID()}@example.test`;
+      const requestId = await ask(asker, "approval", {
+        escalation: [{ after: "10m", action: { add: ` ${email.toUpperCase()}` } }],
+      });
+      await fireLadders();
+      const late = await db().user.create({ data: { role: "user", name: "late", email } });
+      const newcomer: Actor = { id: late.id, role: "user" };
+      expect(await engineLets(newcomer, requestId)).toBe(late.id);
+      expect(await listed(newcomer, [requestId])).toEqual(new Map([[requestId, late.id]]));
+      expect(await countWaitingRequestsByViewer({ db: db(), viewer: newcomer })).toBe(1);
+
+      // And whoever covers for them while they are away, for them.
+      const sam = await makePerson(db(), "sam");
+      await away(newcomer, sam);
+      expect(await engineLets(sam, requestId)).toBe(late.id);
+      expect(await listed(sam, [requestId])).toEqual(new Map([[requestId, late.id]]));
+      expect(await countWaitingRequestsByViewer({ db: db(), viewer: sam })).toBe(1);
     });
   },
 );
