@@ -8,8 +8,11 @@ export class ToolRulesPage {
     this.section = page.getByRole("region", { name: "Rules", exact: true });
   }
 
-  async goto(): Promise<void> {
-    await this.page.goto("/admin/tools");
+  /** `clientTool`: also open an editor for this MCP client's tool name. */
+  async goto(clientTool?: string): Promise<void> {
+    await this.page.goto(
+      clientTool ? `/admin/tools?clientTool=${encodeURIComponent(clientTool)}` : "/admin/tools",
+    );
     await expect(this.section).toBeVisible();
   }
 

@@ -38,13 +38,20 @@ export async function listCoveringFor({
   );
   const steps = await db.requestEscalationStep.findMany({
     where: { requestRowId: { in: rows.map((row) => row.id) }, kind: "add", firedAt: { not: null } },
-    select: { requestRowId: true, addedUserId: true, addedGroup: true },
+    select: { requestRowId: true, addedEmail: true, addedGroup: true },
   });
+  // A step adds a person by email: whoever has the account with it now (escalation-steps.ts).
+  const emails = steps.flatMap((step) => (step.addedEmail ? [step.addedEmail] : []));
+  const accounts =
+    emails.length === 0
+      ? []
+      : await db.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } });
+  const accountOf = new Map(accounts.map((account) => [account.email, account.id]));
   const addedTo = (row: Row, userId: string) =>
     steps.some(
       (step) =>
         step.requestRowId === row.id &&
-        (step.addedUserId === userId ||
+        ((step.addedEmail !== null && accountOf.get(step.addedEmail) === userId) ||
           (step.addedGroup !== null && slugs.get(userId)?.includes(step.addedGroup))),
     );
   const names = (row: Row, userId: string) => {

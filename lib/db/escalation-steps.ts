@@ -40,7 +40,6 @@ export async function insertEscalationSteps({
   expiresAt: Date | null;
   steps: readonly EscalationStep[];
 }): Promise<void> {
-  const people = await addedPeopleIds(tx, steps);
   const rows = steps.flatMap((step, position) => {
     const duration = parseDuration(step.after);
     if (!duration.ok) return [];
@@ -57,28 +56,15 @@ export async function insertEscalationSteps({
         sqlJson(JSON.stringify(step.action)),
         sqlTime(dueAt),
         sqlTime(askedAt),
-        add && addsPerson(add) ? (people.get(normaliseEmail(add.add)) ?? null) : null,
+        add && addsPerson(add) ? normaliseEmail(add.add) : null,
         add && !addsPerson(add) ? add.add : null,
       ],
     ];
   });
   if (rows.length === 0) return;
   await hotSqlOf(tx).execute(sql`
-    INSERT INTO ${sqlTable("RequestEscalationStep")} ("id", "requestRowId", "position", "after", "kind", "action", "dueAt", "createdAt", "addedUserId", "addedGroup")
+    INSERT INTO ${sqlTable("RequestEscalationStep")} ("id", "requestRowId", "position", "after", "kind", "action", "dueAt", "createdAt", "addedEmail", "addedGroup")
     VALUES ${sqlRows(rows)}`);
-}
-
-/** The accounts of the people a ladder's "add" steps name, by normalised email. */
-async function addedPeopleIds(tx: DbTx, steps: readonly EscalationStep[]): Promise<Map<string, string>> {
-  const emails = steps.flatMap(({ action }) =>
-    typeof action === "object" && "add" in action && addsPerson(action) ? [normaliseEmail(action.add)] : [],
-  );
-  if (emails.length === 0) return new Map();
-  const found = await tx.user.findMany({
-    where: { email: { in: emails } },
-    select: { id: true, email: true },
-  });
-  return new Map(found.map((user) => [user.email!, user.id]));
 }
 
 /** A stored step's action, read back as a ladder reads it; undefined should it no longer parse. */
@@ -123,7 +109,8 @@ export type AddedAddressee =
 
 /**
  * The addressees a request's ladder has added so far, in the order they were added: the fired
- * "add" steps are the record of them (a person is stored by email and read back as their id).
+ * "add" steps are the record of them. A person is stored by email (`addedEmail`) and read back as
+ * whoever has the account with it now, as the inbox's named half matches it (named-half.ts).
  */
 export async function listAddedAddressees({
   db,
@@ -135,7 +122,7 @@ export async function listAddedAddressees({
   const rows = await db.requestEscalationStep.findMany({
     where: { requestRowId, kind: "add", firedAt: { not: null } },
     orderBy: { position: "asc" },
-    select: { id: true, after: true, action: true },
+    select: { id: true, after: true, action: true, addedEmail: true },
   });
   const added: AddedAddressee[] = [];
   for (const row of rows) {
@@ -145,10 +132,9 @@ export async function listAddedAddressees({
       added.push({ stepId: row.id, group: action.add, required: action.required ?? 1 });
       continue;
     }
-    const person = await db.user.findUnique({
-      where: { email: normaliseEmail(action.add) },
-      select: { id: true },
-    });
+    const person = row.addedEmail
+      ? await db.user.findUnique({ where: { email: row.addedEmail }, select: { id: true } })
+      : null;
     if (person) added.push({ stepId: row.id, userId: person.id });
   }
   return added;

@@ -2,7 +2,7 @@ import type { RequestState } from "@/lib/domain/events";
 import { KNOWN_REQUEST_KINDS, requestKindSpec } from "@/lib/domain/request-kinds";
 import type { Actor } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
-import { hotSqlOf, type SqlStatement, sql, sqlColumns, sqlList, sqlTable, sqlTime } from "./sql/hot-sql";
+import { hotSqlOf, type SqlStatement, sql, sqlList, sqlTable, sqlTime } from "./sql/hot-sql";
 
 // The inbox's "named" half: the requests a viewer may act on that no other half lists. Those an
 // escalation step added them to (ADR 0093), and, while someone away names them to cover (ADR
@@ -11,10 +11,14 @@ import { hotSqlOf, type SqlStatement, sql, sqlColumns, sqlList, sqlTable, sqlTim
 // the statement itself, so the period's end takes effect by itself. The inbox list, its version
 // and the waiting count all read this one definition, so they agree on what the half holds.
 //
+// It holds exactly what the engine lets the viewer act on beyond their other halves
+// (lib/engine/covering.ts, ladder-addressees.ts): for a request a principal asked for, only where
+// another principal is named on it, whom the delegate then acts for (four eyes: never the asker);
+// a person a step added by email, as whoever has the account with it now (one made after the
+// ladder was copied included).
 // Each part is read from an index — `(ownerId, status, …)`, `(status, audience, …)`, the steps'
-// `(addedUserId)` / `(addedGroup)` — and is empty for someone who covers
-// nobody and was added to nothing. With several principals, a request one of them asked for is
-// left out even where another is named on it (rare; its link still opens it).
+// `(addedEmail)` / `(addedGroup)` — and is empty for someone who covers nobody and was added to
+// nothing.
 
 const R = sqlTable("Request");
 const STEP = sqlTable("RequestEscalationStep");
@@ -38,36 +42,40 @@ function slugsSql(members: SqlStatement): SqlStatement {
 
 /**
  * The half's rows of one status, as a condition on `Request`. Left out: the viewer's own (their
- * own half), a principal's own but for the owner's questions (four eyes: nobody approves for
- * the asker), and what the viewer's other halves list: the reviewers' requests for a reviewer or
- * admin, the viewer's groups' (an admin's: every group's).
+ * own half; four eyes for the rest), and what the viewer's other halves list: the reviewers'
+ * requests for a reviewer or admin, the viewer's groups' (an admin's: every group's).
  */
 export function namedHalfSql(viewer: Actor, now: Date, status: RequestState): SqlStatement {
   const principals = principalsSql(viewer, now);
   const mine = sql`= ${viewer.id}`;
   const theirs = sql`IN (${principals})`;
   const signIns = SIGN_IN_KINDS.length > 0 ? sql` AND "kind" NOT IN (${sqlList(SIGN_IN_KINDS)})` : sql``;
-  const added = (column: "addedUserId", match: SqlStatement) =>
-    sql`SELECT "requestRowId" FROM ${STEP} WHERE ${sqlColumns([column])} ${match} AND "firedAt" IS NOT NULL`;
   // Joins from the members' index rather than `IN` lists of slugs, which PostgreSQL would sort.
   const memberships = sql`${sqlTable("ApproverGroupMember")} m JOIN ${sqlTable("ApproverGroup")} g ON g."id" = m."groupId"`;
+  // A ladder adds a person by email: whoever has the account with it now, as the engine reads it.
+  const people = sql`${sqlTable("User")} u`;
+  // A principal named on a request they asked for is no reason to list it (four eyes: nobody
+  // acts for the asker), but another principal named on it is, as the engine picks.
   const parts = sql`SELECT "id" FROM ${R} WHERE "ownerId" ${theirs} AND "status" = ${status} AND "audience" = 'owner'${signIns}
     UNION ALL SELECT q."id" FROM ${memberships} JOIN ${R} q ON q."audienceGroup" = g."slug"
-      AND q."status" = ${status} AND q."audience" = 'group' WHERE m."userId" ${theirs}
-    UNION ALL ${added("addedUserId", mine)}
-    UNION ALL ${added("addedUserId", theirs)}
+      AND q."status" = ${status} AND q."audience" = 'group' AND q."ownerId" <> m."userId" WHERE m."userId" ${theirs}
+    UNION ALL SELECT s."requestRowId" FROM ${people} JOIN ${STEP} s ON s."addedEmail" = u."email"
+      AND s."firedAt" IS NOT NULL WHERE u."id" ${mine}
+    UNION ALL SELECT s."requestRowId" FROM ${people} JOIN ${STEP} s ON s."addedEmail" = u."email"
+      AND s."firedAt" IS NOT NULL JOIN ${R} q ON q."id" = s."requestRowId" AND q."ownerId" <> u."id"
+      WHERE u."id" ${theirs}
     UNION ALL SELECT s."requestRowId" FROM ${memberships} JOIN ${STEP} s ON s."addedGroup" = g."slug"
       AND s."firedAt" IS NOT NULL WHERE m."userId" ${mine}
     UNION ALL SELECT s."requestRowId" FROM ${memberships} JOIN ${STEP} s ON s."addedGroup" = g."slug"
-      AND s."firedAt" IS NOT NULL WHERE m."userId" ${theirs}`;
+      AND s."firedAt" IS NOT NULL JOIN ${R} q ON q."id" = s."requestRowId" AND q."ownerId" <> m."userId"
+      WHERE m."userId" ${theirs}`;
   const seen =
     viewer.role === "admin"
       ? sql`"audience" = 'owner'`
       : sql`("audience" = 'owner' OR ("audience" = 'group' AND "audienceGroup" NOT IN (${slugsSql(mine)}))${
           viewer.role === "user" ? sql` OR "audience" = 'reviewers'` : sql``
         })`;
-  return sql`"status" = ${status} AND "id" IN (${parts}) AND "ownerId" <> ${viewer.id}
-    AND ("audience" = 'owner' OR "ownerId" NOT IN (${principals})) AND ${seen}`;
+  return sql`"status" = ${status} AND "id" IN (${parts}) AND "ownerId" <> ${viewer.id} AND ${seen}`;
 }
 
 /** The ids of the half's rows of one status (few: what one person was added to or covers). */
