@@ -22,7 +22,11 @@ import { encryptToken } from "./token-crypto";
  * else the server or its authorization server said (the SDK's errors quote their descriptions,
  * response bodies and metadata) is logged, while the person reads fixed words for its code.
  */
-export function mcpFlowFailure(server: string, error: unknown): OAuthError {
+export function mcpFlowFailure(
+  server: string,
+  error: unknown,
+  during = "discovery or registration",
+): OAuthError {
   if (isAddressRefused(error)) {
     const reason = describeOutboundFailure(error);
     return new OAuthError("provider:error", `Signing in to ${server} failed: ${reason}`, { cause: error });
@@ -33,7 +37,7 @@ export function mcpFlowFailure(server: string, error: unknown): OAuthError {
     label: server,
     code: typeof code === "string" ? code : undefined,
     description: error instanceof Error ? error.message : undefined,
-    during: "discovery or registration",
+    during,
   });
 }
 

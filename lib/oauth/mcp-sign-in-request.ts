@@ -1,4 +1,5 @@
 import { type Context, pending, type ToolResult } from "toolnexus";
+import { mcpFlowFailure } from "./begin-mcp-authorization";
 import { mcpProviderName, mcpStartUrl } from "./mcp-client-provider";
 import { signInRequestId } from "./sign-in-request";
 
@@ -28,4 +29,15 @@ export function mcpSignInRequest(options: {
     data: { provider, providerLabel: server.name, host, scopes: [], mcpServer: server.name },
     expiresAt: new Date((options.now ?? Date.now()) + MCP_SIGN_IN_TTL_MS).toISOString(),
   });
+}
+
+/**
+ * How a run's call to a server marked `oauth` ends when its sign-in failed for another reason
+ * than a missing grant (discovery, registration or a refresh refused): the same fixed words
+ * the start link shows, so neither the model nor the chat reads the server's own text, which
+ * goes to the log only.
+ */
+export function mcpSignInFailure(server: string, error: unknown): ToolResult {
+  const words = mcpFlowFailure(server, error, "a tool call's sign-in").message;
+  return { output: words, isError: true, metadata: { server } };
 }

@@ -254,9 +254,7 @@ describe("an MCP server whose metadata names another resource", () => {
   it("fails the call and refuses the start in fixed words, storing nothing", async () => {
     const user = await steps.parkedUser();
     expect(user.first).toMatchObject({ isError: true });
-    expect(user.first.output).toMatch(
-      /^MCP server "bank": Protected resource http:\/\/127\.0\.0\.1:1\/mcp does not match/,
-    );
+    expect(user.first.output).toBe("bank could not complete the sign-in. Try again from your chat.");
     // The metadata is the server's to write: the page gets fixed words, the log the details.
     await expect(steps.begin(user.user.id, user.wireId)).rejects.toThrow(
       "bank could not complete the sign-in. Try again from your chat.",

@@ -4,7 +4,7 @@ import { isDemoMode } from "@/lib/auth/demo-mode";
 import type { DbClient } from "@/lib/db/db-types";
 import { listStoredMcpServers } from "@/lib/db/mcp-servers";
 import { createMcpOAuthProvider, type McpSignInServer } from "@/lib/oauth/mcp-client-provider";
-import { mcpSignInRequest } from "@/lib/oauth/mcp-sign-in-request";
+import { mcpSignInFailure, mcpSignInRequest } from "@/lib/oauth/mcp-sign-in-request";
 import { getOAuthRuntime, type OAuthRuntime } from "@/lib/oauth/oauth-runtime";
 import type { SecretKeys } from "@/lib/oauth/secret-keys";
 import { connectWithLibrary } from "./library-connection";
@@ -58,6 +58,7 @@ export function withUserAuthorization(
         mode: userId === undefined ? { kind: "probe" } : { kind: "run" },
       }),
       pending: (ctx) => mcpSignInRequest({ appUrl: runtime.appUrl, server, ctx }),
+      failed: (error) => mcpSignInFailure(server.name, error),
     },
   };
 }

@@ -3,7 +3,7 @@ import type { DbClient } from "@/lib/db/db-types";
 import { beginMcpAuthorization } from "../begin-mcp-authorization";
 import { completeMcpAuthorization } from "../complete-mcp-authorization";
 import { createMcpOAuthProvider, type McpSignInServer } from "../mcp-client-provider";
-import { mcpSignInRequest } from "../mcp-sign-in-request";
+import { mcpSignInFailure, mcpSignInRequest } from "../mcp-sign-in-request";
 import type { OAuthRuntime } from "../oauth-runtime";
 import { completeDemoConsent } from "./demo-consent-driver";
 import { createParkedAuthorization } from "./oauth-fixtures";
@@ -31,6 +31,7 @@ export function mcpSignInSteps(get: () => { db: DbClient; runtime: OAuthRuntime;
             authorization: {
               provider: createMcpOAuthProvider({ db, runtime, userId, server, mode: { kind: "run" } }),
               pending: (ctx) => mcpSignInRequest({ appUrl: runtime.appUrl, server, ctx }),
+              failed: (error) => mcpSignInFailure(server.name, error),
             },
           },
         },

@@ -1,6 +1,8 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { pendingOf } from "../pending";
 import type { Context, ToolResult } from "../types";
+import { describeFailure } from "./describe-failure";
 import {
   type Answered,
   answeredOf,
@@ -80,13 +82,24 @@ export async function callMcpTool(
 
 /**
  * A call (or its connection) refused until the user signs in: the host's `authorization`
- * request when it supplied one, else an ordinary tool error.
+ * request when it supplied one. On a server the user signs in to, any other failure that is
+ * not the server's own answer (an McpError) came from the sign-in or the transport, and its
+ * text is remote: the host's words for it, or the library's short description.
  */
 async function failure(target: CallTarget, error: unknown, ctx: Context): Promise<ToolResult> {
+  const { name } = target.server;
   const authorization =
     target.server.config.transport === "http" ? target.server.config.authorization : undefined;
   if (authorization && error instanceof UnauthorizedError) return authorization.pending(ctx);
-  return callFailure(error, target.server.name, target.server.timeoutMs);
+  if (authorization && !(error instanceof McpError)) {
+    if (authorization.failed) return authorization.failed(error, ctx);
+    return {
+      output: `MCP server "${name}": ${describeFailure(error)}`,
+      isError: true,
+      metadata: { server: name },
+    };
+  }
+  return callFailure(error, name, target.server.timeoutMs);
 }
 
 function pendingId(result: ToolResult): string {

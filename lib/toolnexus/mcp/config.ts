@@ -46,6 +46,15 @@ export interface McpOAuthSettings {
 export interface McpAuthorization {
   provider: OAuthClientProvider;
   pending: (ctx: Context) => ToolResult | Promise<ToolResult>;
+  /**
+   * How a call ends that failed before the server answered it: the sign-in's discovery,
+   * registration or token refresh refused, or the server or its authorization server out of
+   * reach. The error's message is remote text (the SDK quotes the authorization server's
+   * description and the server's metadata), so it never becomes the result as it is: the host
+   * chooses the words and where the text goes. Without this the library says only what
+   * `describeFailure` says.
+   */
+  failed?: (error: unknown, ctx: Context) => ToolResult | Promise<ToolResult>;
 }
 
 /** A remote server reached over Streamable HTTP (or the older SSE transport as a fallback). */
