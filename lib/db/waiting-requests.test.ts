@@ -34,6 +34,25 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests waiting for someon
     await add("b-approval", "u-bob", "reviewers");
     await add("b-expired", "u-bob", "reviewers", "expired");
     await add("r-input", "u-rita", "owner");
+    // Alice asks the finance group, of which she and Carol are members, for a vote.
+    await db.user.create({ data: { id: "u-carol", email: "carol@example.test" } });
+    await db.user.create({ data: { id: "u-dave", email: "dave@example.test" } });
+    await db.approverGroup.create({
+      data: {
+        slug: "finance",
+        name: "Finance",
+        members: { create: [{ userId: "u-alice" }, { userId: "u-carol" }, { userId: "u-dave" }] },
+      },
+    });
+    await add("a-group", "u-alice", "reviewers");
+    await db.request.update({
+      where: { id: "a-group" },
+      data: { audience: "group", audienceGroup: "finance", required: 2 },
+    });
+    // Dave has voted; each member votes once.
+    await db.requestVote.create({
+      data: { requestRowId: "a-group", voterId: "u-dave", ok: true, argsHash: "h" },
+    });
   });
   afterAll(async () => {
     await database?.drop();
@@ -46,6 +65,18 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests waiting for someon
     expect(await count("u-bob")).toBe(1);
   });
 
+  it("counts a group's request for its members who have not voted, never for its asker, who may not vote", async () => {
+    const count = (id: string) =>
+      countWaitingRequestsByViewer({ db: database.db, viewer: { id, role: "user" } });
+    expect(await count("u-carol")).toBe(1);
+    expect(await count("u-alice")).toBe(1);
+    expect(await count("u-dave")).toBe(0);
+    // Nor for an admin outside the group, who sees it but may not vote either.
+    expect(
+      await countWaitingRequestsByViewer({ db: database.db, viewer: { id: "u-bob", role: "admin" } }),
+    ).toBe(3);
+  });
+
   it("counts every open approval for a reviewer, plus their own requests", async () => {
     expect(
       await countWaitingRequestsByViewer({ db: database.db, viewer: { id: "u-rita", role: "reviewer" } }),
@@ -54,6 +85,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("requests waiting for someon
   it.each([
     { id: "u-alice", role: "user" as const },
     { id: "u-rita", role: "reviewer" as const },
+    { id: "u-carol", role: "admin" as const },
   ])("reads the count for a $role in one statement, by indexes only", async (viewer) => {
     const logged = createLoggedDb({ url: database.url, provider });
     try {

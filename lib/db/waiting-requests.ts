@@ -5,11 +5,15 @@ import { namedHalfSql } from "./named-half";
 import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
 
 /**
- * How many open requests wait for `viewer` to answer: their own that only they may answer,
- * and for reviewers (and admins) every one addressed to the reviewers. Two counts, each read
- * from an index the inbox already keeps: `(status, audience, …)` and `(ownerId, status, …)`;
+ * How many open requests wait for `viewer` to answer: their own that only they may answer; for
+ * reviewers (and admins) every one addressed to the reviewers; the votes of the approver groups
+ * they are a member of on requests others asked for and they have not voted on yet (never their
+ * own: four eyes, as the engine refuses the asker's vote, and the inbox lists their own under
+ * their own half, not as a vote);
  * and those of the inbox's named half (named-half.ts): what a ladder added them to, and what is
- * addressed to someone away they cover for.
+ * addressed to someone away they cover for. Each count is read from an index the inbox already
+ * keeps: `(ownerId, status, …)`, `(status, audience, …)`, the members' `(userId)` and the votes'
+ * `(requestRowId, voterId)`.
  */
 export async function countWaitingRequestsByViewer({
   db,
@@ -19,20 +23,27 @@ export async function countWaitingRequestsByViewer({
   viewer: Actor;
 }): Promise<number> {
   // Every open page's nav reads it on connect and after each notice that may move it: one hot
-  // statement (ADR 0045) rather than a typed query per count. "Not the reviewers'" is "the
-  // owner's" (the two audiences there are) said so that SQLite, which keeps no statistics, seeks
-  // the viewer's own rows by `(ownerId, status, …)` instead of walking every open request
-  // addressed to its owner by `(status, audience, …)` (pinned in the test).
+  // statement (ADR 0045) rather than a typed query per count. "Neither the reviewers' nor a
+  // group's" is "the owner's" (the three audiences there are) said so that SQLite, which keeps
+  // no statistics, seeks the viewer's own rows by `(ownerId, status, …)` instead of walking
+  // every open request addressed to its owner by `(status, audience, …)` (pinned in the test).
   const R = sqlTable("Request");
+  const own = sql`(SELECT count(*) FROM ${R}
+    WHERE "ownerId" = ${viewer.id} AND "status" = 'open' AND "audience" NOT IN ('reviewers', 'group'))`;
+  // An admin sees every group's requests, but votes only on those of groups they are in; and
+  // each member votes once, so one they voted on waits for the others only.
+  const groups = sql`(SELECT count(*) FROM ${R} q WHERE q."status" = 'open' AND q."audience" = 'group'
+    AND q."audienceGroup" IN (SELECT g."slug" FROM ${sqlTable("ApproverGroup")} g
+      JOIN ${sqlTable("ApproverGroupMember")} m ON m."groupId" = g."id" WHERE m."userId" = ${viewer.id})
+    AND q."ownerId" <> ${viewer.id} AND NOT EXISTS (SELECT 1 FROM ${sqlTable("RequestVote")} v
+      WHERE v."requestRowId" = q."id" AND v."voterId" = ${viewer.id}))`;
   const named = sql`(SELECT count(*) FROM ${R} WHERE ${namedHalfSql(viewer, new Date(), "open")})`;
-  const [row] =
+  const reviewers =
     viewer.role === "user"
-      ? await hotSqlOf(db).query<{ n: unknown }>(sql`
-          SELECT (SELECT count(*) FROM ${R}
-            WHERE "ownerId" = ${viewer.id} AND "status" = 'open' AND "audience" <> 'reviewers') + ${named} AS "n"`)
-      : await hotSqlOf(db).query<{ n: unknown }>(sql`
-          SELECT (SELECT count(*) FROM ${R}
-              WHERE "ownerId" = ${viewer.id} AND "status" = 'open' AND "audience" <> 'reviewers')
-            + (SELECT count(*) FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers') + ${named} AS "n"`);
+      ? sql``
+      : sql` + (SELECT count(*) FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers')`;
+  const [row] = await hotSqlOf(db).query<{ n: unknown }>(
+    sql`SELECT ${own} + ${groups}${reviewers} + ${named} AS "n"`,
+  );
   return Number(row!.n);
 }
