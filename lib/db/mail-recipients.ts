@@ -13,7 +13,7 @@ import { listCoveringDelegates } from "./mail-delegates";
 /**
  * Who may answer a request, with how each wants to hear of it: its owner, every reviewer, or the
  * members of its approver group but the asker.
- * `askerId` is the request's owner, whose hourly allowance of mail at once it draws on.
+ * `askerId` is the request's owner, whose hourly limit of mail at once it counts against.
  */
 export async function listMailRecipientsByRequest({
   db,

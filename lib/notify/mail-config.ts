@@ -6,8 +6,8 @@ type Env = Record<string, string | undefined>;
  * Email comes from the environment (README, "Email"): `TOOLNEXUS_SMTP_URL` (smtp:// or smtps://,
  * credentials in the URL) turns it on, `TOOLNEXUS_MAIL_FROM` is the sender,
  * `TOOLNEXUS_MAIL_DIGEST_MINUTES` the length of a digest's window and
- * `TOOLNEXUS_MAIL_HOURLY_LIMIT` how many of one person's requests are mailed at once in an hour
- * (the rest wait for the digest). Without an SMTP URL no mail is sent.
+ * `TOOLNEXUS_MAIL_HOURLY_LIMIT` how many of one person's requests are mailed at once in any 60
+ * minutes (the rest wait for the digest). Without an SMTP URL no mail is sent.
  */
 export interface MailSettings {
   url: string;
@@ -20,7 +20,7 @@ export interface MailConfig {
   transport: Pick<Transporter, "sendMail">;
   from: string;
   digestWindowMs: number;
-  /** Requests of one person mailed at once per hour; past it, their mail goes in digests. */
+  /** Requests of one person mailed at once in any 60 minutes; past it, their mail goes in digests. */
   hourlyLimit: number;
 }
 

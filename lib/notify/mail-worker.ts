@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type BackoffPolicy, backoffDelayMs } from "toolnexus/backoff";
 import type { DbClient } from "@/lib/db/db-types";
 import { DECIDED_STEP, getDecisionByRequest, listDecidedMailRecipient } from "@/lib/db/decided-mail";
+import { takeMailAskerSend } from "@/lib/db/mail-asker-sends";
 import {
   claimMailBatch,
   getMailBatch,
@@ -14,7 +15,6 @@ import { listMailRecipientsByRequest } from "@/lib/db/mail-recipients";
 import { logger } from "@/lib/log/logger";
 import { composeDecidedMail } from "./compose-decided-mail";
 import { composeMail } from "./compose-mail";
-import { createMailAllowance } from "./mail-allowance";
 import type { MailConfig } from "./mail-config";
 import { pollPasses } from "./polling-pass";
 
@@ -66,8 +66,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     leaseMs = 120_000,
   } = options;
 
-  const allowance = mail ? createMailAllowance({ db, perHour: mail.hourlyLimit }) : null;
-
   const fanOut = async () => {
     for (const notice of await listDueMailNotices({ db, now: now(), limit: 50 })) {
       if (!(await claimMailNoticeById({ db, id: notice.id, owner: instanceId, now: now(), leaseMs })))
@@ -82,16 +80,17 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
               requestRowId: notice.requestRowId,
               stepId: notice.stepId,
             });
-      // Decided here, once per request, on a count in the database: past its asker's hourly
-      // allowance, a request that would be mailed at once waits for the digest instead. (A
-      // worker that dies before the notice is marked done counts it twice: the safe way.)
+      // Decided here, once per request, on a count in the database: once its asker had the
+      // hourly limit's worth mailed at once in the last 60 minutes, a request that would be
+      // mailed at once waits for the digest instead (ADR 0104). (A worker that dies before the
+      // notice is marked done counts it twice: the safe way.)
+      const at = now();
       const held =
         askerId !== null &&
         recipients.some((recipient) => recipient.mode === "instant") &&
-        !(await allowance!.take(askerId));
-      const at = now();
+        !(await takeMailAskerSend({ db, askerId, perHour: mail!.hourlyLimit, at }));
       const items = recipients.flatMap((recipient) => {
-        // Past the hourly allowance, a decided mail is not sent: the chat shows the decision.
+        // Past the hourly limit, a decided mail is not sent: the chat shows the decision.
         if (recipient.mode === "off" || (held && decided)) return [];
         const mode = held ? "digest" : recipient.mode;
         return [
