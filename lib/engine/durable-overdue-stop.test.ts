@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
+import { createMemoryEventBus } from "./event-bus";
 import { readRunState, rejection } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
 import { makeStuckCallEngine, startStuckCall, until } from "./testing/stuck-call";
@@ -78,8 +79,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("a pending Stop on %s", (pro
   it("is ended once by instances sweeping at the same time, at the first Stop's time", async () => {
     // Long enough that no timer fires during the test: the sweeps alone end the run.
     const graceMs = 60_000;
-    const first = makeStuckCallEngine(suite, never, { stoppedCallGraceMs: graceMs });
-    const second = makeStuckCallEngine(suite, never, { stoppedCallGraceMs: graceMs });
+    // One bus, as instances share one: whichever ends the run, the one driving it hears so.
+    const bus = createMemoryEventBus();
+    const first = makeStuckCallEngine(suite, never, { stoppedCallGraceMs: graceMs, bus });
+    const second = makeStuckCallEngine(suite, never, { stoppedCallGraceMs: graceMs, bus });
     const { runId } = await startStuckCall(suite, first);
     const { owner, admin } = suite.people;
     await rejection(first.engine.cancelRun({ runId, actor: owner }));
