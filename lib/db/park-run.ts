@@ -6,6 +6,7 @@ import type { DbClient } from "./db-types";
 import { insertEscalationSteps } from "./escalation-steps";
 import { appendEvents } from "./events";
 import { appendMissingMessages } from "./messages";
+import { clearPendingStop } from "./pending-stops";
 import { markPropertyOrder, restorePropertyOrder } from "./property-order";
 import { type RequestViewRow, toRequestView } from "./requests";
 import { checkpointColumns } from "./runs";
@@ -82,7 +83,7 @@ export async function parkRun({
         "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)},
         "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)},
         "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "version" = "version" + 1, "answeredCallsStarted" = false,
-        "openRequests" = "openRequests" + ${sqlInt(suspensions.length)}, "updatedAt" = ${now}
+        ${clearPendingStop}, "openRequests" = "openRequests" + ${sqlInt(suspensions.length)}, "updatedAt" = ${now}
       WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
     if (held !== 1) return null;
     if (withMessages)

@@ -5,6 +5,7 @@ import { recordAuditEntry } from "./audit";
 import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { appendMissingMessages } from "./messages";
+import { clearPendingStop } from "./pending-stops";
 import { cancelOpenRequestsByRun } from "./resolve-request";
 import type { StoredCheckpoint } from "./runs";
 import { hotSqlOf, readSqlJson, sql, sqlInt, sqlTable, sqlTime } from "./sql/hot-sql";
@@ -54,7 +55,8 @@ export async function finishRun({
         "promptTokens" = COALESCE(${sqlInt(usage?.promptTokens ?? null)}, "promptTokens"),
         "completionTokens" = COALESCE(${sqlInt(usage?.completionTokens ?? null)}, "completionTokens"),
         "totalTokens" = COALESCE(${sqlInt(usage?.totalTokens ?? null)}, "totalTokens"),
-        "version" = "version" + 1, "answeredCallsStarted" = false, "updatedAt" = ${sqlTime(new Date())}
+        "version" = "version" + 1, "answeredCallsStarted" = false, ${clearPendingStop},
+        "updatedAt" = ${sqlTime(new Date())}
       WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`);
     if (held !== 1) return null;
     await appendMissingMessages({ tx, threadId, runId, messages, known: storedMessages });
@@ -98,7 +100,10 @@ function closingMessages(slots: Checkpoint["slots"], output: string): Message[] 
 }
 
 const stoppableCondition = sql`"status" IN ('running', 'pending') AND "answeredCallsStarted" = false`;
-const overdueCondition = sql`"status" = 'running' AND "answeredCallsStarted" = true`;
+// The Stop recorded when it was refused (`recordPendingStop`) is due: a call finishing in time
+// cleared it, and a run taken back to running later has no Stop of its own yet.
+const overdueCondition = (now: Date) =>
+  sql`"status" = 'running' AND "answeredCallsStarted" = true AND "stopDueAt" <= ${sqlTime(now)}`;
 const cancelledOutput = "cancelled: the run was cancelled";
 // The model and the chat read this as the call's result: it started, so it must not say it never ran.
 const overdueOutput =
@@ -117,7 +122,7 @@ export type CancelledRun =
  * cancel that wins leaves every answered call unstarted; one that loses changes nothing.
  *
  * With `overdueCalls`, the Stop's grace is over (ADR 0101): it ends only a run whose answered
- * calls are still running, and keeps `answeredCallsStarted` set on the cancelled row, which
+ * calls are still running and whose recorded Stop is due, and keeps `answeredCallsStarted` set on the cancelled row, which
  * then says that those calls started and their results were discarded.
  */
 export async function cancelRunById({
@@ -134,10 +139,11 @@ export async function cancelRunById({
   return db.$transaction(async (tx): Promise<CancelledRun> => {
     // One statement, so the condition is checked on the row as it is when this write takes it
     // (on PostgreSQL after waiting for a racing answer's commit).
+    const now = new Date();
     const [run] = await hotSqlOf(tx).query<{ threadId: string; checkpoint: unknown }>(sql`
       UPDATE ${sqlTable("Run")} SET "status" = 'cancelled', "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
-        "version" = "version" + 1, "updatedAt" = ${sqlTime(new Date())}
-      WHERE "id" = ${runId} AND ${overdueCalls ? overdueCondition : stoppableCondition}
+        "version" = "version" + 1, ${clearPendingStop}, "updatedAt" = ${sqlTime(now)}
+      WHERE "id" = ${runId} AND ${overdueCalls ? overdueCondition(now) : stoppableCondition}
       RETURNING "threadId", "checkpoint"`);
     if (!run) {
       const now = await tx.run.findUnique({ where: { id: runId }, select: { status: true } });

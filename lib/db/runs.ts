@@ -5,6 +5,7 @@ import type { DbClient } from "./db-types";
 import { appendEvents } from "./events";
 import { toJson } from "./json";
 import { appendMissingMessages, getTranscriptTextByThread } from "./messages";
+import { clearPendingStop } from "./pending-stops";
 import { hotSqlOf, sql, sqlInt, sqlJson, sqlTable, sqlTime } from "./sql/hot-sql";
 import { hotTransaction } from "./sql/hot-transaction";
 
@@ -181,8 +182,10 @@ export async function saveRunCheckpoint({
     // The answered calls a resume let start have all settled once no slot waits on an answer: a
     // Stop may end the run again from this state on (ADR 0055).
     const settled = checkpoint.slots.every((slot) => slot.state.status !== "suspended");
+    // Then a Stop refused meanwhile is not waited on either: the calls came back in time (ADR 0101).
+    const callsEnded = settled ? sql`"answeredCallsStarted" = false, ${clearPendingStop},` : sql``;
     const held = await hot.execute(
-      sql`UPDATE ${sqlTable("Run")} SET "answeredCallsStarted" = ${settled ? sql`false` : sql`"answeredCallsStarted"`}, "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))}, "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)}, "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)}, "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "savedEventSeq" = COALESCE(${sqlInt(savedSeq)}, "savedEventSeq"), "updatedAt" = ${now} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`,
+      sql`UPDATE ${sqlTable("Run")} SET ${callsEnded} "checkpoint" = ${sqlJson(JSON.stringify(columns.checkpoint))}, "turns" = ${sqlInt(columns.turns)}, "promptTokens" = ${sqlInt(columns.promptTokens)}, "completionTokens" = ${sqlInt(columns.completionTokens)}, "totalTokens" = ${sqlInt(columns.totalTokens)}, "leaseExpiresAt" = ${sqlTime(leaseExpiresAt)}, "savedEventSeq" = COALESCE(${sqlInt(savedSeq)}, "savedEventSeq"), "updatedAt" = ${now} WHERE "id" = ${runId} AND "status" = 'running' AND "leaseOwner" = ${leaseOwner}`,
     );
     if (held !== 1) return null;
     if (withMessages)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { listDueEscalationSteps } from "./due-escalation-steps";
+import { listDueStops } from "./pending-stops";
 import { listDueRequests } from "./requests";
 import { answerRequestTakingRun } from "./resolve-request";
 import { claimParkedRun, listOrphanedRuns } from "./run-leases";
@@ -76,6 +77,15 @@ describe.each(["sqlite", "postgres"] as const)("query plans of the sweeps and cl
     for (const plan of plans[0]!) {
       expectNoScan(provider, plan, { except: CONFIGURATION_TABLES });
       expect(plan.join("\n")).toContain("Request_status_expiresAt_idx");
+    }
+  });
+
+  test("the overdue-Stop sweep reads due Stops from the stopDueAt index", async () => {
+    const plans = await plansOf(() => listDueStops({ db: logged.db, now: new Date() }));
+    expect(plans).toHaveLength(1);
+    for (const plan of plans[0]!) {
+      expectNoScan(provider, plan, { except: CONFIGURATION_TABLES });
+      expect(plan.join("\n")).toContain("Run_stopDueAt_idx");
     }
   });
 

@@ -88,20 +88,6 @@ export function createEngine(options: EngineOptions): Engine {
     answerRequest: answer,
     holdMs: options.holdMs ?? holdDurationMs(),
   };
-  const timers = createRunTimers({
-    deps,
-    answerDeps,
-    launcher,
-    commitDueDecisions: () => commitDueDecisions(heldDeps),
-    intervals: {
-      expiryMs: options.expiryIntervalMs ?? 1_000,
-      recoveryMs: options.recoveryIntervalMs ?? 1_000,
-      idleRecoveryMs: options.idleRecoveryIntervalMs ?? 15_000,
-    },
-  });
-  let started = false;
-  const overdueStops = createOverdueStops(options.stoppedCallGraceMs ?? defaultStoppedCallGraceMs);
-
   /** Cancels the run on its row and, when that won, stops driving it here and everywhere. */
   const endRun = async (runId: string, actorId: string, overdueCalls = false) => {
     const cancelled = await cancelRunById({ db, runId, actorId, overdueCalls });
@@ -113,6 +99,25 @@ export function createEngine(options: EngineOptions): Engine {
     await bus.signal({ type: "run_cancelled", runId });
     return cancelled;
   };
+  const overdueStops = createOverdueStops({
+    db,
+    graceMs: options.stoppedCallGraceMs ?? defaultStoppedCallGraceMs,
+    endRun: (runId, actorId) => endRun(runId, actorId, true),
+    track: launcher.track,
+  });
+  const timers = createRunTimers({
+    deps,
+    answerDeps,
+    launcher,
+    commitDueDecisions: () => commitDueDecisions(heldDeps),
+    stopOverdueRuns: overdueStops.sweep,
+    intervals: {
+      expiryMs: options.expiryIntervalMs ?? 1_000,
+      recoveryMs: options.recoveryIntervalMs ?? 1_000,
+      idleRecoveryMs: options.idleRecoveryIntervalMs ?? 15_000,
+    },
+  });
+  let started = false;
 
   bus.listenSignals((message) => {
     if (message.type === "run_cancelled") launcher.abort(message.runId);
@@ -171,14 +176,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (cancelled.status === "calls_started") {
         // An answer took the run back to running first: its calls go on, and so does the run,
         // unless they are still running when the grace is over; then the run ends without them.
-        overdueStops.arm(runId, () =>
-          launcher.track(
-            endRun(runId, actorId, true).then(({ status }) => {
-              if (status === "cancelled")
-                logger.warn({ runId, actorId }, "run stopped: its answered calls ran past the Stop's grace");
-            }),
-          ),
-        );
+        await overdueStops.record(runId, actorId);
         throw new AppError("conflict:calls_started");
       }
       if (cancelled.status === "ended") throw new AppError("conflict:run_finished");
@@ -198,6 +196,8 @@ export function createEngine(options: EngineOptions): Engine {
       policy.mayAnswer({ actor, audience: request.audience, ownerId: request.ownerId }),
 
     recoverRuns: timers.recoverRuns,
+
+    stopOverdueRuns: overdueStops.sweep,
 
     subscribe: (input) =>
       subscribeThread({ bus, loadEventsAfter: (query) => listEventsAfterSeq({ db, ...query }) }, input),

@@ -153,6 +153,11 @@ export interface Engine {
   mayAnswer(input: { actor: Actor; request: Pick<StoredRequest, "audience" | "ownerId"> }): boolean;
   /** Takes over runs nobody is driving; returns how many. */
   recoverRuns(): Promise<number>;
+  /**
+   * Ends every run whose refused Stop is due while its answered calls still run, once across
+   * instances (ADR 0101; the engine's sweep does so each second); returns how many ended here.
+   */
+  stopOverdueRuns(): Promise<number>;
   subscribe(input: SubscribeInput): AsyncIterable<ThreadEvent>;
   /** Settles when every run segment this process is driving has stopped (tests, shutdown). */
   idle(): Promise<void>;

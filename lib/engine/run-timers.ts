@@ -41,6 +41,7 @@ export function createRunTimers({
   launcher,
   intervals,
   commitDueDecisions,
+  stopOverdueRuns,
 }: {
   deps: DriveDeps;
   answerDeps: AnswerDeps;
@@ -48,6 +49,8 @@ export function createRunTimers({
   intervals: RunTimerIntervals;
   /** Commits held decisions whose Undo window has passed (held-decisions.ts), on the expiry beat. */
   commitDueDecisions?: () => Promise<number>;
+  /** Ends runs whose refused Stop is due (overdue-stops.ts), on the expiry beat. */
+  stopOverdueRuns?: () => Promise<number>;
 }): RunTimers {
   const { db, instanceId, leaseMs } = deps;
   let timers: NodeJS.Timeout[] = [];
@@ -67,7 +70,8 @@ export function createRunTimers({
   // the expiry (an instance was down through both) still fires, late, before the request expires.
   const sweepDue = async () => {
     await escalateDueRequests();
-    return expireDueRequests();
+    await expireDueRequests();
+    await stopOverdueRuns?.();
   };
 
   const sweepRuns = async () => {

@@ -2,23 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import { isAppError } from "@/lib/errors";
 import { unbalancedReason } from "@/lib/toolnexus/testing/balanced-transcript";
-import { makeTestEngine, readRunState, rejection } from "./testing/engine-fixture";
+import { readRunState, rejection } from "./testing/engine-fixture";
 import { useEngineSuite } from "./testing/engine-suite";
-import { createScriptedToolkit, memoryLog } from "./testing/scripted-agent";
+import { makeStuckCallEngine, startStuckCall as startStuckCallIn, until } from "./testing/stuck-call";
 
 // A Stop refused because an answered call has started (ADR 0055) still ends the run once the
 // call has run past the Stop's grace (ADR 0101): a call that ignores its signal and never
 // settles cannot keep a run alive for ever, and what it returns after the grace is discarded.
 
 const graceMs = 300;
-
-async function until(check: () => boolean | Promise<boolean>, ms = 5_000) {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("timed out");
-}
 
 describe.each<TestProvider>(["sqlite", "postgres"])(
   "a Stop during a stuck answered call on %s",
@@ -27,37 +19,8 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
 
     /** Parks on an approval, approves it, and returns once the approved call is running. */
     async function startStuckCall(settle: Promise<void>) {
-      const threadId = await suite.freshThread();
-      const log = memoryLog();
-      let working = false;
-      const engine = makeTestEngine({
-        db: suite.database.db,
-        log,
-        stoppedCallGraceMs: graceMs,
-        // The call neither looks at its signal nor settles until the test says so.
-        createToolkit: () =>
-          createScriptedToolkit({
-            log,
-            block: () => {
-              working = true;
-              return settle;
-            },
-          }),
-      });
-      const { runId } = await engine.startRun({
-        threadId,
-        userId: suite.people.owner.id,
-        message: "block-after-answer",
-      });
-      await engine.idle();
-      const [request] = (await readRunState(suite.database.db, runId)).requests;
-      await engine.answerRequest({
-        requestId: request!.id,
-        answer: { ok: true },
-        actor: suite.people.reviewer,
-      });
-      await until(() => working);
-      return { engine, runId, requestId: request!.id };
+      const stuck = makeStuckCallEngine(suite, settle, { stoppedCallGraceMs: graceMs });
+      return { engine: stuck.engine, ...(await startStuckCallIn(suite, stuck)) };
     }
 
     it("ends the run once the grace has passed, as a Stop does, and says the call's result was discarded", async () => {
