@@ -89,7 +89,7 @@ export {
   type McpSource,
   type McpToolInfo,
 } from "./mcp/load";
-export type { McpHubOptions } from "./mcp/server";
+export type { McpFailure, McpHubOptions } from "./mcp/server";
 export { authRequired, nextRequestId, type PendingInput, pending, pendingOf } from "./pending";
 export { toProviderMessages } from "./provider-messages";
 export { createQuestionTool, formatQuestions, type Question } from "./question-tool";

@@ -82,24 +82,25 @@ export async function callMcpTool(
 
 /**
  * A call (or its connection) refused until the user signs in: the host's `authorization`
- * request when it supplied one. On a server the user signs in to, any other failure that is
- * not the server's own answer (an McpError) came from the sign-in or the transport, and its
- * text is remote: the host's words for it, or the library's short description.
+ * request when it supplied one. The server's own JSON-RPC error (an McpError) is the tool's
+ * answer and stays its words. Any other failure came from the transport or the sign-in, and
+ * its text is remote (an HTTP error page, an OAuth server's description): the result says
+ * the host's words for it or the library's short description, and the text goes to the
+ * host's `onFailure` alone.
  */
 async function failure(target: CallTarget, error: unknown, ctx: Context): Promise<ToolResult> {
   const { name } = target.server;
   const authorization =
     target.server.config.transport === "http" ? target.server.config.authorization : undefined;
   if (authorization && error instanceof UnauthorizedError) return authorization.pending(ctx);
-  if (authorization && !(error instanceof McpError)) {
-    if (authorization.failed) return authorization.failed(error, ctx);
-    return {
-      output: `MCP server "${name}": ${describeFailure(error)}`,
-      isError: true,
-      metadata: { server: name },
-    };
-  }
-  return callFailure(error, name, target.server.timeoutMs);
+  if (error instanceof McpError) return callFailure(error, name, target.server.timeoutMs);
+  if (authorization?.failed) return authorization.failed(error, ctx);
+  target.server.report("call", error);
+  return {
+    output: `MCP server "${name}": ${describeFailure(error)}`,
+    isError: true,
+    metadata: { server: name },
+  };
 }
 
 function pendingId(result: ToolResult): string {

@@ -6,7 +6,7 @@ import { callMcpTool } from "./call-tool";
 import type { McpServerConfig, McpToolFilter } from "./config";
 import { loadMcpConfig, type McpConfigInput } from "./config-file";
 import { ParkedCalls } from "./parked-calls";
-import { type McpHubOptions, McpServerConnection } from "./server";
+import { type McpHubOptions, McpServerConnection, type McpServerSettings } from "./server";
 
 export interface McpServerStatus {
   name: string;
@@ -73,7 +73,7 @@ interface ToolList {
 export function createMcpHub(
   options: McpHubOptions & { servers?: { name: string; config: McpServerConfig }[] } = {},
 ): McpHub {
-  const resolved: Required<Omit<McpHubOptions, "onChange">> = {
+  const resolved: McpServerSettings = {
     clientName: options.clientName ?? "toolnexus",
     clientVersion: options.clientVersion ?? "0.1.0",
     timeoutMs: options.timeoutMs ?? 60_000,
@@ -139,7 +139,13 @@ export function createMcpHub(
   };
 
   const add = (name: string, config: McpServerConfig): McpServerConnection => {
-    const server = new McpServerConnection(name, config, resolved, () => options.onChange?.());
+    const server = new McpServerConnection(
+      name,
+      config,
+      resolved,
+      () => options.onChange?.(),
+      options.onFailure,
+    );
     servers.set(name, server);
     return server;
   };

@@ -82,26 +82,34 @@ export function urlElicitationOf(error: unknown): Ask | undefined {
   return undefined;
 }
 
-/** A failed call as a tool error the model can read; protocol noise is reduced to one line. */
-export function callFailure(error: unknown, server: string, timeoutMs?: number): ToolResult {
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.ConnectionClosed) {
-      return {
-        output: `MCP server "${server}" closed the connection during the call`,
-        isError: true,
-        metadata: { server },
-      };
-    }
-    if (error.code === ErrorCode.RequestTimeout) {
-      // Our own inactivity timer ends a call through the SDK, which reports it as this code.
-      const limit = timeoutMs === undefined ? "in time" : `within ${timeoutMs} ms`;
-      return {
-        output: `MCP server "${server}" did not answer ${limit}`,
-        isError: true,
-        metadata: { server },
-      };
-    }
+/** How much of a server's own error message a result keeps; the rest is cut. */
+export const MAX_SERVER_ERROR_CHARS = 1000;
+
+/**
+ * A call the server answered with a JSON-RPC error, as a tool error the model can read: the
+ * server's own message (its deliberate answer, cut to a bounded length), or one line for the
+ * SDK's own ends of a call (the connection closed, the call timed out).
+ */
+export function callFailure(error: McpError, server: string, timeoutMs?: number): ToolResult {
+  if (error.code === ErrorCode.ConnectionClosed) {
+    return {
+      output: `MCP server "${server}" closed the connection during the call`,
+      isError: true,
+      metadata: { server },
+    };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  if (error.code === ErrorCode.RequestTimeout) {
+    // Our own inactivity timer ends a call through the SDK, which reports it as this code.
+    const limit = timeoutMs === undefined ? "in time" : `within ${timeoutMs} ms`;
+    return {
+      output: `MCP server "${server}" did not answer ${limit}`,
+      isError: true,
+      metadata: { server },
+    };
+  }
+  const message =
+    error.message.length > MAX_SERVER_ERROR_CHARS
+      ? `${error.message.slice(0, MAX_SERVER_ERROR_CHARS)}…`
+      : error.message;
   return { output: `MCP server "${server}": ${message}`, isError: true, metadata: { server } };
 }

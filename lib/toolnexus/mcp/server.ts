@@ -20,7 +20,25 @@ export interface McpHubOptions {
   parkTimeoutMs?: number;
   /** Called when a server's state or tool list changes (connected, failed, list_changed). */
   onChange?: () => void;
+  /**
+   * Hears every failure whose text the library keeps out of results and statuses: a connect or
+   * a call that failed before the server answered (an HTTP error page, a refused connection, a
+   * sign-in refused outside `authorization.failed`). The error's text is remote, chosen by the
+   * server or whatever stands in front of it: a host may log it, cleaned and cut short, and
+   * shows it to nobody. Not called for the server's own JSON-RPC errors, which are results.
+   */
+  onFailure?: (failure: McpFailure) => void;
 }
+
+/** One failure for the host's log: which server, at which step, and the error as thrown. */
+export interface McpFailure {
+  server: string;
+  during: "connect" | "call";
+  error: unknown;
+}
+
+/** The hub's settings every server shares; the host's callbacks are passed on their own. */
+export type McpServerSettings = Required<Omit<McpHubOptions, "onChange" | "onFailure">>;
 
 /**
  * One configured server: its connection (opened again on demand after it failed), its tools,
@@ -45,8 +63,9 @@ export class McpServerConnection {
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
-    private readonly options: Required<Omit<McpHubOptions, "onChange">>,
+    private readonly options: McpServerSettings,
     private readonly onToolsChanged: () => void,
+    private readonly onFailure: McpHubOptions["onFailure"] = undefined,
   ) {
     this.state = config.disabled ? "disabled" : "connecting";
   }
@@ -100,8 +119,16 @@ export class McpServerConnection {
       this.state = "failed";
       this.needsAuthorization = error instanceof UnauthorizedError;
       this.error = this.needsAuthorization ? "Waiting for the user to sign in" : describeFailure(error);
+      if (!this.needsAuthorization) this.report("connect", error);
     }
     this.onToolsChanged();
+  }
+
+  /** Hands a failure's remote text to the host; a host's bug in its log never fails a call. */
+  report(during: McpFailure["during"], error: unknown): void {
+    try {
+      this.onFailure?.({ server: this.name, during, error });
+    } catch {}
   }
 
   private lost(open: OpenConnection | undefined): void {
@@ -158,7 +185,10 @@ export class McpServerConnection {
   async start(tool: string, args: Record<string, unknown>): Promise<LiveCall> {
     await this.connect();
     if (!this.open && this.needsAuthorization) throw new UnauthorizedError(this.error);
-    if (!this.open) throw new Error(this.error ?? "The server is not connected");
+    // `error` already holds the library's short words for the connect failure, safe to show.
+    if (!this.open) {
+      throw Object.assign(new Error(this.error ?? "The server is not connected"), { expose: true });
+    }
     const call = new LiveCall(this.open.client, tool, args, this.timeoutMs);
     this.active = call;
     return call;
