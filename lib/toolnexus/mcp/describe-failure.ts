@@ -19,6 +19,10 @@ export function describeFailure(error: unknown): string {
     // The SDK's HTTP errors carry the status apart from their text.
     if (typeof code === "number" && code >= 100 && code < 600) return `The server answered HTTP ${code}`;
   }
+  // The SDK's mark for an answer in another content type than MCP's (a sign-in or error page).
+  if (chain.some((cause) => (cause as { code?: unknown }).code === -1)) {
+    return "The server did not answer like an MCP server";
+  }
   for (const cause of chain) {
     const code = (cause as { code?: unknown }).code;
     // Node's and undici's error codes: ECONNREFUSED, ENOTFOUND, ENOENT (a command), UND_ERR_SOCKET.

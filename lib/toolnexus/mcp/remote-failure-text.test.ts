@@ -44,6 +44,13 @@ describe("a call failing before the server answered", () => {
     expect(textOf(failures[0])).toContain(HOSTILE_MARKER);
   });
 
+  it("says a page in place of an MCP answer is not one", async () => {
+    const { failures, tool } = await hubBehind();
+    const result = await tool("behind_a_page").execute({}, {});
+    expect(result.output).toBe('MCP server "tickets": The server did not answer like an MCP server');
+    expect(failures.map((failure) => failure.during)).toEqual(["call"]);
+  });
+
   it("keeps a connect's page out of the status and gives it to onFailure", async () => {
     const { failures } = await hubBehind({ down: true });
     const status = hub!.status().find((server) => server.name === "tickets");

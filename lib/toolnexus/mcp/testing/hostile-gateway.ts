@@ -19,7 +19,7 @@ function mcpServer(): Server {
   const server = new Server({ name: "gateway-test", version: "1.0.0" }, { capabilities: { tools: {} } });
   const tool = (name: string) => ({ name, description: name, inputSchema: { type: "object" as const } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [tool("through_gateway"), tool("refuse"), tool("refuse_at_length")],
+    tools: [tool("through_gateway"), tool("behind_a_page"), tool("refuse"), tool("refuse_at_length")],
   }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     if (request.params.name === "refuse_at_length") {
@@ -44,13 +44,17 @@ function calls(body: unknown, tool: string): boolean {
 /**
  * A real MCP server (the official SDK's, stateless over Streamable HTTP) behind a gateway that
  * answers with a hostile 502 page: for every request when `down`, else for calls of
- * `through_gateway` only.
+ * `through_gateway` only. It answers calls of `behind_a_page` with the page and a 200.
  */
 export async function startHostileGateway(options: { down?: boolean } = {}) {
   const http: HttpServer = createServer(async (req, res) => {
     const body = req.method === "POST" ? await bodyOf(req) : undefined;
     if (options.down || calls(body, "through_gateway")) {
       res.writeHead(502, { "content-type": "text/html" }).end(HOSTILE_PAGE);
+      return;
+    }
+    if (calls(body, "behind_a_page")) {
+      res.writeHead(200, { "content-type": "text/html" }).end(HOSTILE_PAGE);
       return;
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
