@@ -1,5 +1,6 @@
 import {
   createMcpHub,
+  type McpFailure,
   type McpServerConfig,
   parseMcpServer,
   type Tool,
@@ -7,6 +8,8 @@ import {
   type ToolResult,
 } from "toolnexus";
 import { jsonDepthIssue, MAX_JSON_DEPTH } from "@/lib/http/strict-json";
+import { logger } from "@/lib/log/logger";
+import { loggableProviderText } from "@/lib/oauth/provider-error";
 import type { McpConnection } from "./mcp-pool";
 
 /**
@@ -62,11 +65,21 @@ export function checkServerEntry(name: string, entry: unknown, source?: string):
 }
 
 /**
+ * What a server (or whatever answered in its place) said when a connect or a call failed: for
+ * operators only, cleaned and cut short like a provider's text, since it is remote text (an
+ * error page, words aimed at the model). Results and statuses carry the library's words.
+ */
+function logFailure({ server, during, error }: McpFailure): void {
+  const text = error instanceof Error ? error.message : String(error);
+  logger.warn({ mcpServer: server, during, serverText: loggableProviderText(text) }, "MCP server failure");
+}
+
+/**
  * One server behind a hub of its own, so a config change reconnects only that server. The hub
  * keeps the calls parked on this server's elicitations while the connection lives.
  */
 export async function connectWithLibrary(name: string, config: McpServerConfig): Promise<McpConnection> {
-  const hub = createMcpHub({ servers: [{ name, config }] });
+  const hub = createMcpHub({ servers: [{ name, config }], onFailure: logFailure });
   await hub.ready();
   const capped = cappedTools(name);
   const tools = () => capped(hub.tools());

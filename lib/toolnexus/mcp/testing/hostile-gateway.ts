@@ -17,7 +17,13 @@ export const REFUSAL = "The ticket is locked by its owner";
 
 function mcpServer(): Server {
   const server = new Server({ name: "gateway-test", version: "1.0.0" }, { capabilities: { tools: {} } });
-  const tool = (name: string) => ({ name, description: name, inputSchema: { type: "object" as const } });
+  // Read-only, so a host that asks before other calls lets these run at once.
+  const tool = (name: string) => ({
+    name,
+    description: name,
+    inputSchema: { type: "object" as const },
+    annotations: { readOnlyHint: true },
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [tool("through_gateway"), tool("behind_a_page"), tool("refuse"), tool("refuse_at_length")],
   }));
