@@ -79,7 +79,15 @@ function logFailure({ server, during, error }: McpFailure): void {
  * keeps the calls parked on this server's elicitations while the connection lives.
  */
 export async function connectWithLibrary(name: string, config: McpServerConfig): Promise<McpConnection> {
-  const hub = createMcpHub({ servers: [{ name, config }], onFailure: logFailure });
+  // Why the last connect failed, for a server whose sign-in failed before it listed anything.
+  let connectError: unknown;
+  const hub = createMcpHub({
+    servers: [{ name, config }],
+    onFailure: (failure) => {
+      if (failure.during === "connect") connectError = failure.error;
+      logFailure(failure);
+    },
+  });
   await hub.ready();
   const capped = cappedTools(name);
   const tools = () => capped(hub.tools());
@@ -107,6 +115,7 @@ export async function connectWithLibrary(name: string, config: McpServerConfig):
       let found = tools().offered.find((candidate) => candidate.name === tool);
       if (!found && hub.status().find((server) => server.name === name)?.status === "failed") {
         // Not connected (the user may have signed in since): connect again, then look again.
+        connectError = undefined;
         await hub.addServer(name, config);
         found = tools().offered.find((candidate) => candidate.name === tool);
       }
@@ -115,6 +124,10 @@ export async function connectWithLibrary(name: string, config: McpServerConfig):
       const authorization = config.transport === "http" ? config.authorization : undefined;
       // A server that refuses even to list its tools until the user signs in.
       if (status?.needsAuthorization && authorization) return authorization.pending(ctx);
+      // A sign-in that failed while connecting reads as one failing during the call.
+      if (status?.status === "failed" && authorization?.failed && connectError !== undefined) {
+        return authorization.failed(connectError, ctx);
+      }
       return { output: `MCP server "${name}" does not offer ${tool} now`, isError: true };
     },
     close: () => hub.close(),

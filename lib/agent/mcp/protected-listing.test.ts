@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
 import type { McpSignInServer } from "@/lib/oauth/mcp-client-provider";
+import { providerErrorWords } from "@/lib/oauth/provider-error";
 import { mcpSignInSteps } from "@/lib/oauth/testing/mcp-sign-in-env";
 import { createParkedAuthorization } from "@/lib/oauth/testing/oauth-fixtures";
 import { type OAuthTestEnv, withOAuthTestEnv } from "@/lib/oauth/testing/oauth-test-env";
@@ -53,5 +54,41 @@ describe("an MCP server that lists nothing before the sign-in", () => {
     expect(result).toMatchObject({ isError: false });
     expect(result.output).toContain("Dana Demo:");
     expect(connection.state().status).toBe("connected");
+  });
+});
+
+describe("an MCP server that lists nothing before a sign-in that fails", () => {
+  // Its protected resource metadata names a resource whose address reads as a message.
+  const marker = "555-0100";
+  let env: OAuthTestEnv;
+  let db: DbClient;
+  let connection: McpConnection | undefined;
+  withOAuthTestEnv(
+    (ready) => {
+      env = ready.env;
+      db = ready.db;
+    },
+    { mcpProtectAll: true, mcpAdvertisedResource: `http://127.0.0.1:1/?Call%20${marker}%20now` },
+  );
+  afterAll(async () => {
+    await connection?.close();
+  });
+
+  it("tells a call the sign-in's fixed words, as a failure during a call would", async () => {
+    const entry = { transport: "http" as const, url: `${env.server.issuer}/mcp`, disabled: false, oauth: {} };
+    const user = await db.user.create({ data: { email: "dana@example.test", role: "user" } });
+    connection = await connectWithLibrary(
+      "bank",
+      withUserAuthorization("bank", entry, user.id, { db, runtime: () => env.runtime }),
+    );
+    expect(connection.state().status).toBe("failed");
+
+    const result = await connection.call("bank_recent_transactions", {}, { idempotencyKey: "r1:c1" });
+    expect(result).toEqual({
+      output: providerErrorWords("bank", undefined),
+      isError: true,
+      metadata: { server: "bank" },
+    });
+    expect(JSON.stringify(result)).not.toContain(marker);
   });
 });
