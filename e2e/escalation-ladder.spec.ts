@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect, test } from "./fixtures";
 import { markThisDocument } from "./mark-this-document";
+import { ChatPage } from "./pages/chat-page";
 import { InboxPage } from "./pages/inbox-page";
 import { RequestPage } from "./pages/request-page";
 
@@ -100,4 +101,35 @@ test("an unanswered approval reminds Rita by mail, escalates to another group, a
   }).toPass({ timeout: 30_000 });
   const answer = await db.answer.findUniqueOrThrow({ where: { requestRowId: id } });
   expect(answer).toMatchObject({ actorId: lead.user.id, ok: true });
+});
+
+// The asker's chat is open on the approval when a step fires: the step writes no event, but the
+// chat's stream hears its notice, and the card shows it at once rather than at its 10-second poll.
+test("the asker's open chat card shows a fired step at once", async ({ signInAs, db }) => {
+  const owner = await signInAs("user", "Cora Chat");
+  const chat = new ChatPage(owner.page);
+  await chat.startNewChat();
+  const version = `v${Math.floor(Math.random() * 90) + 10}.${Math.floor(Math.random() * 10)}`;
+  await chat.say(`deploy ${version} to production`);
+  const card = chat.requestCard("approval");
+  await expect(card).toBeVisible();
+  const steps = card.getByRole("list", { name: "Escalation" });
+  const request = await db.request.findFirstOrThrow({
+    where: { threadId: chat.threadId(), kind: "approval", status: "open" },
+  });
+  // The card reads the steps when it mounts (none yet), then polls 10 seconds later: a step
+  // fired a second after it mounted must show well before that poll.
+  await owner.page.waitForTimeout(1_000);
+  await expect(steps).toHaveCount(0);
+  await db.requestEscalationStep.create({
+    data: {
+      requestRowId: request.id,
+      position: 0,
+      after: "1m",
+      kind: "remind",
+      action: "remind",
+      dueAt: new Date(Date.now() - 1_000),
+    },
+  });
+  await expect(steps).toContainText("reminded", { timeout: 5_000 });
 });

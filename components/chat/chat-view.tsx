@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { ReadEscalation } from "@/components/request-form/escalation-steps";
 import type { AnswerDraft, SubmitAnswer } from "@/components/request-form/request-view";
 import type { ReadTally } from "@/components/request-form/vote-tally-view";
@@ -64,6 +64,18 @@ function readableError(error: Error): string {
   return error.message;
 }
 
+/**
+ * `read` as a new function after each change the stream announced: a card reads its votes and
+ * steps again at once whenever its reader is a new one, and otherwise at its next poll.
+ */
+function useRenewed<Input, Output>(
+  read: ((input: Input) => Output) | undefined,
+  changes: number,
+): ((input: Input) => Output) | undefined {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each change makes a new function.
+  return useMemo(() => read && ((input: Input) => read(input)), [read, changes]);
+}
+
 export function ChatView({
   threadId,
   viewerId,
@@ -77,12 +89,14 @@ export function ChatView({
   readAnswer,
   onRunStatus,
 }: ChatViewProps) {
-  const { messages, send, status, error, clearError, notice, reattach } = useReconnectingChat({
+  const { messages, send, status, error, clearError, notice, reattach, changes } = useReconnectingChat({
     threadId,
     initialMessages,
     startRun,
     resumeRunId: activeRunId,
   });
+  const readTallyNow = useRenewed(readTally, changes);
+  const readEscalationNow = useRenewed(readEscalation, changes);
   const [text, setText] = useState("");
   // The run a stop was sent for: it stays set after success, since the stream, not the action,
   // shows the run ending, and a second click before then could only be refused.
@@ -149,8 +163,8 @@ export function ChatView({
         messages={messages}
         viewerId={viewerId}
         submitFor={submitFor}
-        readTally={readTally}
-        readEscalation={readEscalation}
+        readTally={readTallyNow}
+        readEscalation={readEscalationNow}
         readAnswer={readAnswer}
       />
       {messages.length === 0 && (

@@ -26,6 +26,8 @@ interface ReconnectorInit {
   startRun: StartRun;
   resumeRunId: string | null;
   onLostChange: (lost: LostStream | null) => void;
+  /** The thread's open requests changed without an event (a `data-changed` part). */
+  onChange: () => void;
 }
 
 /**
@@ -39,6 +41,7 @@ function createReconnector({
   startRun,
   resumeRunId,
   onLostChange,
+  onChange,
 }: ReconnectorInit) {
   let lost: LostStream | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -68,6 +71,9 @@ function createReconnector({
     transport,
     onFinish: ({ isAbort }) => {
       if (isAbort) aborted = true;
+    },
+    onData: (part) => {
+      if (part.type === "data-changed") onChange();
     },
   });
 
@@ -151,6 +157,8 @@ export interface ReconnectingChat
   notice: ConnectionNotice | null;
   /** Try to reattach now (no-op unless a stream was lost and no attempt is under way). */
   reattach: () => void;
+  /** How many times the stream said the open requests changed without an event. */
+  changes: number;
 }
 
 /**
@@ -163,13 +171,21 @@ export function useReconnectingChat({
   initialMessages,
   startRun,
   resumeRunId,
-}: Omit<ReconnectorInit, "onLostChange">): ReconnectingChat {
+}: Omit<ReconnectorInit, "onLostChange" | "onChange">): ReconnectingChat {
   const [lost, setLost] = useState<LostStream | null>(null);
+  const [changes, setChanges] = useState(0);
   const [online, setOnline] = useState(true);
   // Created once per mounted thread (the page keys the view by thread): a transport swapped
   // mid-stream would drop the stream it is reading.
   const [reconnector] = useState(() =>
-    createReconnector({ threadId, initialMessages, startRun, resumeRunId, onLostChange: setLost }),
+    createReconnector({
+      threadId,
+      initialMessages,
+      startRun,
+      resumeRunId,
+      onLostChange: setLost,
+      onChange: () => setChanges((n) => n + 1),
+    }),
   );
   const { messages, status, error, clearError } = useChat<ChatMessage>({ chat: reconnector.chat });
 
@@ -203,5 +219,6 @@ export function useReconnectingChat({
     send: reconnector.send,
     notice: lost ? connectionNotice({ failures: lost.failures, online }) : null,
     reattach: reconnector.reattachNow,
+    changes,
   };
 }

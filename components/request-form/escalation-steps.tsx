@@ -7,7 +7,8 @@ import type { ActionResult } from "@/lib/errors";
 
 export type ReadEscalation = (input: { requestId: string }) => Promise<ActionResult<EscalationStepView[]>>;
 
-// How often an open request's steps are read again while a card that has no other news shows it.
+// How often an open request's steps are read again while a card shows it: the fallback for a
+// chat whose stream missed the change (a chat card reads them at once when its `read` is renewed).
 const POLL_MS = 10_000;
 
 /** "12m" / "3h": how late a step fired, coarse as ages are. */
@@ -19,7 +20,8 @@ function lateness(ms: number): string {
  * The escalation steps a request has taken (ADR 0093): "escalated to sre-leads 5m ago",
  * "reminded 2m ago", each saying when it fired late because no instance was running. Renders
  * nothing for a request without fired steps, so any card or row may include it. With `read`
- * (a chat card, whose events say nothing of steps) it reads them again every few seconds.
+ * (a chat card, whose events say nothing of steps) it reads them whenever `read` is a new
+ * function (the chat renews it when its stream says the request changed) and every few seconds.
  */
 export function EscalationSteps({
   steps: initial,

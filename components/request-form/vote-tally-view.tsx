@@ -13,8 +13,9 @@ const POLL_MS = 4_000;
 
 /**
  * A group's votes so far: "1 of 2 approvals — Rita, 2m ago", who may still vote, and the votes
- * that stopped counting. With `read` it stays live: it reads the tally again every few seconds
- * while the request is open (votes move no thread event; the answer that settles it does).
+ * that stopped counting. With `read` it stays live while the request is open (votes move no
+ * thread event; the answer that settles it does): it reads the tally again whenever `read` is a
+ * new function (the chat renews it when its stream says the request changed) and every few seconds.
  */
 export function VoteTallyView({
   tally: initial,

@@ -24,15 +24,47 @@ const R = sqlTable("Request");
 const STEP = sqlTable("RequestEscalationStep");
 const SIGN_IN_KINDS = KNOWN_REQUEST_KINDS.filter((kind) => requestKindSpec(kind).form === "sign-in");
 
-/** The people the viewer covers for at `now` whose requests they may see (a user covers users only). */
-function principalsSql(viewer: Actor, now: Date): SqlStatement {
+/** The absences `a` by which the viewer covers for someone at `now` (a user covers users only). */
+function coverSql(viewer: Actor, now: Date): SqlStatement {
   const at = sqlTime(now);
   const users =
     viewer.role === "user"
       ? sql` AND EXISTS (SELECT 1 FROM ${sqlTable("User")} u WHERE u."id" = a."userId" AND u."role" = 'user')`
       : sql``;
-  return sql`SELECT a."userId" FROM ${sqlTable("Absence")} a
+  return sql`FROM ${sqlTable("Absence")} a
     WHERE a."delegateId" = ${viewer.id} AND a."endsAt" > ${at} AND a."startsAt" <= ${at}${users}`;
+}
+
+/** The people the viewer covers for at `now` whose requests they may see. */
+function principalsSql(viewer: Actor, now: Date): SqlStatement {
+  return sql`SELECT a."userId" ${coverSql(viewer, now)}`;
+}
+
+/** Whether a fired step of request `q` added `person`: by their account's email, or a group of theirs. */
+function addedSql(person: SqlStatement): SqlStatement {
+  return sql`(EXISTS (SELECT 1 FROM ${STEP} s JOIN ${sqlTable("User")} u ON u."email" = s."addedEmail"
+      WHERE s."requestRowId" = q."id" AND s."firedAt" IS NOT NULL AND u."id" = ${person})
+    OR EXISTS (SELECT 1 FROM ${STEP} s JOIN ${sqlTable("ApproverGroup")} g ON g."slug" = s."addedGroup"
+      JOIN ${sqlTable("ApproverGroupMember")} m ON m."groupId" = g."id"
+      WHERE s."requestRowId" = q."id" AND s."firedAt" IS NOT NULL AND m."userId" = ${person}))`;
+}
+
+/**
+ * Whether the vote on request `q` that the viewer would cast is in: each person votes once, and
+ * the viewer votes as whom the engine picks (cast-vote.ts, covering.ts): as themselves when a
+ * step added them, else for the first person they cover for now whom it names and who did not
+ * ask for it. A vote the viewer cast for anyone counts too: a caster casts once per request.
+ */
+export function viewersVoteInSql(viewer: Actor, now: Date): SqlStatement {
+  const member = sql`EXISTS (SELECT 1 FROM ${sqlTable("ApproverGroupMember")} m
+    JOIN ${sqlTable("ApproverGroup")} g ON g."id" = m."groupId"
+    WHERE m."userId" = a."userId" AND g."slug" = q."audienceGroup")`;
+  const names = sql`q."ownerId" <> a."userId" AND ((q."audience" = 'group' AND ${member}) OR ${addedSql(sql`a."userId"`)})`;
+  const principal = sql`(SELECT a."userId" ${coverSql(viewer, now)} AND ${names}
+    ORDER BY a."startsAt", a."id" LIMIT 1)`;
+  return sql`EXISTS (SELECT 1 FROM ${sqlTable("RequestVote")} v WHERE v."requestRowId" = q."id"
+    AND (v."castById" = ${viewer.id} OR v."voterId" = ${viewer.id}
+      OR (NOT ${addedSql(sql`${viewer.id}`)} AND v."voterId" = ${principal})))`;
 }
 
 function slugsSql(members: SqlStatement): SqlStatement {

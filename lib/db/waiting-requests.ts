@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
-import { namedHalfSql } from "./named-half";
+import { namedHalfSql, viewersVoteInSql } from "./named-half";
 import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
 
 /**
@@ -11,7 +11,8 @@ import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
  * own: four eyes, as the engine refuses the asker's vote, and the inbox lists their own under
  * their own half, not as a vote);
  * and those of the inbox's named half (named-half.ts): what a ladder added them to, and what is
- * addressed to someone away they cover for. Each count is read from an index the inbox already
+ * addressed to someone away they cover for, until the vote they would cast there (as themselves,
+ * or for that person) is in. Each count is read from an index the inbox already
  * keeps: `(ownerId, status, …)`, `(status, audience, …)`, the members' `(userId)` and the votes'
  * `(requestRowId, voterId)`.
  */
@@ -37,7 +38,10 @@ export async function countWaitingRequestsByViewer({
       JOIN ${sqlTable("ApproverGroupMember")} m ON m."groupId" = g."id" WHERE m."userId" = ${viewer.id})
     AND q."ownerId" <> ${viewer.id} AND NOT EXISTS (SELECT 1 FROM ${sqlTable("RequestVote")} v
       WHERE v."requestRowId" = q."id" AND v."voterId" = ${viewer.id}))`;
-  const named = sql`(SELECT count(*) FROM ${R} WHERE ${namedHalfSql(viewer, new Date(), "open")})`;
+  // The named half's requests wait for the viewer until the vote they would cast is in.
+  const now = new Date();
+  const named = sql`(SELECT count(*) FROM ${R} q WHERE ${namedHalfSql(viewer, now, "open")}
+    AND NOT ${viewersVoteInSql(viewer, now)})`;
   const reviewers =
     viewer.role === "user"
       ? sql``

@@ -42,6 +42,12 @@ export type ChatDataParts = {
   tool: ToolCardData;
   request: RequestCardData;
   run: RunCardData;
+  /**
+   * Sent transient (never kept in a message) when the thread's open requests changed without an
+   * event (a vote, a take, a fired escalation step): the open cards read their votes and steps
+   * again now rather than at their next poll.
+   */
+  changed: Record<string, never>;
 };
 
 export type ChatMessage = UIMessage<never, ChatDataParts>;

@@ -81,7 +81,7 @@ async function fireStep(deps: AnswerDeps, step: DueEscalationStep, now: Date): P
   if (!claim.claimed) return false;
   // The request stays open after a reminder or an escalation, so no event is written: the claim
   // moved its `escalatedAt`, and with it the version of every inbox that lists it, and this
-  // notice has open inboxes check theirs. A decline or an expiry moved the version by closing
+  // notice has open inboxes check theirs and the asker's open chat read its card's steps again. A decline or an expiry moved the version by closing
   // the request, and its event went out then; an inbox that looked before the claim committed
   // shows the step from its next look.
   await announceChangeWithoutEvent(deps.bus, request.threadId);

@@ -51,8 +51,8 @@ export const RESYNC_NOTICE: Readonly<EventNotice> = Object.freeze({ threadId: "*
 /**
  * Announces a change that writes no event because its request stays open (a vote short of the
  * quorum, a take, a fired reminder or escalation): a notice without a seq, which every
- * subscriber takes as "re-read", so each open inbox checks its version. Call it after the
- * change is committed.
+ * subscriber takes as "re-read", so each open inbox checks its version and each open chat
+ * re-reads its cards' requests (`SubscribeInput.onChange`). Call it after the change is committed.
  */
 export function announceChangeWithoutEvent(bus: EventBus, threadId: string): Promise<void> {
   return bus.publish({ threadId, seq: 0 });

@@ -146,6 +146,51 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       expect(await getInboxVersionByViewer({ db: db(), viewer: sam })).not.toBe(version);
     });
 
+    it("counts a vote as waiting until the person the viewer votes for or as has voted", async () => {
+      await suite.freshThread();
+      const sam = await makePerson(db(), "sam");
+      const rita = await makePerson(db(), "rita");
+      const asker = await makePerson(db(), "asker");
+      const other = await makePerson(db(), "other");
+      const ritas = await makeGroup(db(), [rita, other], "ritas");
+      const cases = {
+        // Sam votes for Rita, a member, while she is away; or Rita votes herself.
+        bySam: await ask(asker, "approval", { audience: { group: ritas, required: 2 } }),
+        byRita: await ask(asker, "approval", { audience: { group: ritas, required: 2 } }),
+        // A ladder added Sam himself: he votes as himself, not for Rita.
+        addsSam: await ask(asker, "approval", {
+          audience: { group: ritas, required: 2 },
+          escalation: [{ after: "10m", action: { add: await emailOf(sam) } }],
+        }),
+      };
+      await fireLadders();
+      await away(rita, sam);
+      const waiting = () => countWaitingRequestsByViewer({ db: db(), viewer: sam });
+      expect(await waiting()).toBe(3);
+      const approve = (id: string, actor: Actor) =>
+        engine.answerRequest({ requestId: id, actor, answer: { ok: true } });
+
+      await approve(cases.bySam, sam);
+      await approve(cases.byRita, rita);
+      await approve(cases.addsSam, rita);
+      // Rita's vote is not Sam's: the request Sam was added to still waits for his own.
+      expect(await waiting()).toBe(1);
+      await approve(cases.addsSam, sam);
+      expect(await waiting()).toBe(0);
+      // The engine agrees: each person's vote counts once, so Sam has none left to cast.
+      for (const id of [cases.bySam, cases.byRita])
+        await expect(approve(id, sam)).rejects.toMatchObject({
+          code: expect.stringMatching(/^conflict:vote/),
+        });
+      // And the inbox still lists them, open, each for the person voted for.
+      expect(await listed(sam, [cases.bySam, cases.byRita])).toEqual(
+        new Map([
+          [cases.bySam, rita.id],
+          [cases.byRita, rita.id],
+        ]),
+      );
+    });
+
     it("lists what a ladder added a person to who was given an account after it was copied", async () => {
       await suite.freshThread();
       const asker = await makePerson(db(), "asker");

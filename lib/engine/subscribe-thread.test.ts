@@ -3,7 +3,7 @@ import { appendEvents, listEventsAfterSeq } from "@/lib/db/events";
 import { seedPeople } from "@/lib/db/testing/seed-people";
 import { createTestDatabase, type TestDatabase, type TestProvider } from "@/lib/db/testing/test-database";
 import type { ThreadEvent } from "@/lib/domain/events";
-import { createMemoryEventBus } from "./event-bus";
+import { announceChangeWithoutEvent, createMemoryEventBus } from "./event-bus";
 import { type LoadEventsAfter, subscribeThread } from "./subscribe-thread";
 import { makeTestEngine, readRunState } from "./testing/engine-fixture";
 import { memoryLog } from "./testing/scripted-agent";
@@ -138,6 +138,31 @@ describe.each<TestProvider>(["sqlite", "postgres"])("subscribe on %s", (provider
     expect((await events.next()).value).toMatchObject({ seq: 4, type: "text", delta: "d" });
     // The next contiguous event arrived with its notice, so no read was needed.
     expect(reads).toBe(2);
+    stop.abort();
+    expect((await events.next()).done).toBe(true);
+  });
+
+  it("tells of a change without an event, and of nothing an event announces", async () => {
+    const { threadId } = await seedPeople(database.db);
+    const bus = createMemoryEventBus();
+    const stop = new AbortController();
+    let changes = 0;
+    const loadEventsAfter: LoadEventsAfter = (query) => listEventsAfterSeq({ db: database.db, ...query });
+    const events = subscribeThread(
+      { bus, loadEventsAfter },
+      { threadId, signal: stop.signal, onChange: () => changes++ },
+    )[Symbol.asyncIterator]();
+    const next = events.next();
+    const [event] = await database.db.$transaction((tx) =>
+      appendEvents({ tx, threadId, runId: null, bodies: [{ type: "text", delta: "a" }] }),
+    );
+    await bus.publish({ threadId, seq: event!.seq, event: event! });
+    expect((await next).value).toMatchObject({ seq: event!.seq });
+    await bus.publish({ threadId: "another thread", seq: 0 });
+    expect(changes).toBe(0);
+    // A vote, a take or a fired escalation step: the thread's open requests changed, no event.
+    await announceChangeWithoutEvent(bus, threadId);
+    expect(changes).toBe(1);
     stop.abort();
     expect((await events.next()).done).toBe(true);
   });

@@ -12,6 +12,12 @@ export interface SubscribeInput {
   /** The last seq the caller already has; 0 for everything. */
   afterSeq?: number;
   signal?: AbortSignal;
+  /**
+   * Called for each notice of a change that wrote no event (`announceChangeWithoutEvent`: a vote
+   * short of the quorum, a take, a fired escalation step), which a view of the thread's open
+   * requests reads again; nothing of it is yielded. Also called when the bus asks to re-read.
+   */
+  onChange?: () => void;
 }
 
 const pageSize = 500;
@@ -24,7 +30,7 @@ const pageSize = 500;
  */
 export async function* subscribeThread(
   { bus, loadEventsAfter }: { bus: EventBus; loadEventsAfter: LoadEventsAfter },
-  { threadId, afterSeq = 0, signal }: SubscribeInput,
+  { threadId, afterSeq = 0, signal, onChange }: SubscribeInput,
 ): AsyncGenerator<ThreadEvent, void, undefined> {
   let last = afterSeq;
   let carried: ThreadEvent[] = [];
@@ -33,6 +39,7 @@ export async function* subscribeThread(
   const onNotice = (notice: EventNotice) => {
     if (notice.event) carried.push(notice.event);
     else if (notice.seq === 0 || notice.seq > last) mustRead = true;
+    if (notice.seq === 0) onChange?.();
     wake?.();
   };
   const onAbort = () => wake?.();

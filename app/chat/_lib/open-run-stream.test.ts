@@ -106,6 +106,32 @@ describe("openRunStream", () => {
     controller.abort();
   });
 
+  it("tells the open chat at once when an escalation step fires, though it writes no event", async () => {
+    const user = await newUser(db, "user");
+    const { controller, reader } = await followParkedRun(user, "deploy v3.1 to production");
+    const parked = await readChunks(
+      reader,
+      (c) => c.type === "data-run" && (c.data as any).status === "pending",
+    );
+    const card = parked.find((c) => c.type === "data-request") as unknown as { id: string };
+    expect(parked.some((c) => c.type === "data-changed")).toBe(false);
+    await db.requestEscalationStep.create({
+      data: {
+        requestRowId: card.id,
+        position: 0,
+        after: "1m",
+        kind: "remind",
+        action: "remind",
+        dueAt: new Date(Date.now() - 1_000),
+      },
+    });
+    expect(await engine.escalateDueRequests()).toBe(1);
+    const next = await readChunks(reader, (c) => c.type === "data-changed");
+    // Only a hint for the cards to read again: it is kept in no message, and the run goes on waiting.
+    expect(next).toEqual([{ type: "data-changed", data: {}, transient: true }]);
+    controller.abort();
+  });
+
   it("stops following when the viewer goes away", async () => {
     const user = await newUser(db, "user");
     const { controller, reader } = await followParkedRun(user, "deploy v7.0 to production");

@@ -55,7 +55,9 @@ export async function openRunStream(
 
   return uiMessageSseResponse<ChatChunk>({
     execute: async (write) => {
-      for await (const event of engine.subscribe({ threadId, afterSeq, signal })) {
+      // A change without an event (a vote, a fired escalation step) has the open cards read again.
+      const onChange = () => write({ type: "data-changed", data: {}, transient: true });
+      for await (const event of engine.subscribe({ threadId, afterSeq, signal, onChange })) {
         for (const chunk of translator.push(event)) write(chunk);
         // Ending the stream of a live run makes the client reattach, and its replay skips
         // what this viewer was shown before the run changed hands.
