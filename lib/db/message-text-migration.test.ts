@@ -26,6 +26,8 @@ describe("the message text migration on postgres", () => {
         `"Run" ADD COLUMN "answeredCallsStarted" BOOLEAN NOT NULL DEFAULT false`,
         `"Run" ADD COLUMN "clientMessageId" TEXT`,
         `"Thread" ADD COLUMN "contextKey" TEXT`,
+        `"Run" ADD COLUMN "stopDueAt" TIMESTAMP(3)`,
+        `"Run" ADD COLUMN "stopActorId" TEXT`,
       ];
       for (const change of later) await db.$executeRawUnsafe(`ALTER TABLE ${change}`);
       const { threadId, runId } = await createHeldRun(db, "me");
