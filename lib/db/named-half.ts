@@ -78,6 +78,27 @@ function slugsSql(members: SqlStatement): SqlStatement {
  * requests for a reviewer or admin, the viewer's groups' (an admin's: every group's).
  */
 export function namedHalfSql(viewer: Actor, now: Date, status: RequestState): SqlStatement {
+  const seen =
+    viewer.role === "admin"
+      ? sql`"audience" = 'owner'`
+      : sql`("audience" = 'owner' OR ("audience" = 'group' AND "audienceGroup" NOT IN (${slugsSql(sql`= ${viewer.id}`)}))${
+          viewer.role === "user" ? sql` OR "audience" = 'reviewers'` : sql``
+        })`;
+  return sql`"status" = ${status} AND "id" IN (${partsSql(viewer, now, status)}) AND "ownerId" <> ${viewer.id} AND ${seen}`;
+}
+
+/**
+ * An admin's open requests of groups they are not in on which the half's parts name them (for a
+ * member they cover, or as a ladder's addition). Their inbox lists these among every group's, so
+ * the half leaves them out; but they vote there only so, and the waiting count reads them here.
+ */
+export function adminsNamedGroupVotesSql(admin: Actor, now: Date): SqlStatement {
+  return sql`"status" = 'open' AND "audience" = 'group' AND "id" IN (${partsSql(admin, now, "open")})
+    AND "ownerId" <> ${admin.id} AND "audienceGroup" NOT IN (${slugsSql(sql`= ${admin.id}`)})`;
+}
+
+/** The ids of the requests of one status that the half's parts name the viewer on, their own included. */
+function partsSql(viewer: Actor, now: Date, status: RequestState): SqlStatement {
   const principals = principalsSql(viewer, now);
   const mine = sql`= ${viewer.id}`;
   const theirs = sql`IN (${principals})`;
@@ -88,7 +109,7 @@ export function namedHalfSql(viewer: Actor, now: Date, status: RequestState): Sq
   const people = sql`${sqlTable("User")} u`;
   // A principal named on a request they asked for is no reason to list it (four eyes: nobody
   // acts for the asker), but another principal named on it is, as the engine picks.
-  const parts = sql`SELECT "id" FROM ${R} WHERE "ownerId" ${theirs} AND "status" = ${status} AND "audience" = 'owner'${signIns}
+  return sql`SELECT "id" FROM ${R} WHERE "ownerId" ${theirs} AND "status" = ${status} AND "audience" = 'owner'${signIns}
     UNION ALL SELECT q."id" FROM ${memberships} JOIN ${R} q ON q."audienceGroup" = g."slug"
       AND q."status" = ${status} AND q."audience" = 'group' AND q."ownerId" <> m."userId" WHERE m."userId" ${theirs}
     UNION ALL SELECT s."requestRowId" FROM ${people} JOIN ${STEP} s ON s."addedEmail" = u."email"
@@ -101,13 +122,6 @@ export function namedHalfSql(viewer: Actor, now: Date, status: RequestState): Sq
     UNION ALL SELECT s."requestRowId" FROM ${memberships} JOIN ${STEP} s ON s."addedGroup" = g."slug"
       AND s."firedAt" IS NOT NULL JOIN ${R} q ON q."id" = s."requestRowId" AND q."ownerId" <> m."userId"
       WHERE m."userId" ${theirs}`;
-  const seen =
-    viewer.role === "admin"
-      ? sql`"audience" = 'owner'`
-      : sql`("audience" = 'owner' OR ("audience" = 'group' AND "audienceGroup" NOT IN (${slugsSql(mine)}))${
-          viewer.role === "user" ? sql` OR "audience" = 'reviewers'` : sql``
-        })`;
-  return sql`"status" = ${status} AND "id" IN (${parts}) AND "ownerId" <> ${viewer.id} AND ${seen}`;
 }
 
 /** The ids of the half's rows of one status (few: what one person was added to or covers). */

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/domain/roles";
 import type { DbClient } from "./db-types";
-import { namedHalfSql, viewersVoteInSql } from "./named-half";
+import { adminsNamedGroupVotesSql, namedHalfSql, viewersVoteInSql } from "./named-half";
 import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
 
 /**
@@ -12,9 +12,10 @@ import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
  * their own half, not as a vote);
  * and those of the inbox's named half (named-half.ts): what a ladder added them to, and what is
  * addressed to someone away they cover for, until the vote they would cast there (as themselves,
- * or for that person) is in. Each count is read from an index the inbox already
- * keeps: `(ownerId, status, …)`, `(status, audience, …)`, the members' `(userId)` and the votes'
- * `(requestRowId, voterId)`.
+ * or for that person) is in; for an admin, whose half leaves group requests out, likewise those
+ * of groups they are not in that the half would name them on. Each count is read from an index
+ * the inbox already keeps: `(ownerId, status, …)`, `(status, audience, …)`, the members'
+ * `(userId)` and the votes' `(requestRowId, voterId)`.
  */
 export async function countWaitingRequestsByViewer({
   db,
@@ -42,12 +43,19 @@ export async function countWaitingRequestsByViewer({
   const now = new Date();
   const named = sql`(SELECT count(*) FROM ${R} q WHERE ${namedHalfSql(viewer, now, "open")}
     AND NOT ${viewersVoteInSql(viewer, now)})`;
+  // An admin's named half leaves out group requests (their inbox lists every group's), so the
+  // votes it names them on in groups they are not in are counted apart, once each.
+  const adminsNamed =
+    viewer.role === "admin"
+      ? sql` + (SELECT count(*) FROM ${R} q WHERE ${adminsNamedGroupVotesSql(viewer, now)}
+    AND NOT ${viewersVoteInSql(viewer, now)})`
+      : sql``;
   const reviewers =
     viewer.role === "user"
       ? sql``
       : sql` + (SELECT count(*) FROM ${R} WHERE "status" = 'open' AND "audience" = 'reviewers')`;
   const [row] = await hotSqlOf(db).query<{ n: unknown }>(
-    sql`SELECT ${own} + ${groups}${reviewers} + ${named} AS "n"`,
+    sql`SELECT ${own} + ${groups}${reviewers} + ${named}${adminsNamed} AS "n"`,
   );
   return Number(row!.n);
 }

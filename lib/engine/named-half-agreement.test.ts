@@ -49,6 +49,9 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       return request.id;
     }
 
+    const approve = (id: string, actor: Actor) =>
+      engine.answerRequest({ requestId: id, actor, answer: { ok: true } });
+
     async function fireLadders() {
       await db().requestEscalationStep.updateMany({ data: { dueAt: new Date(Date.now() - 1_000) } });
       await engine.escalateDueRequests();
@@ -167,8 +170,6 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       await away(rita, sam);
       const waiting = () => countWaitingRequestsByViewer({ db: db(), viewer: sam });
       expect(await waiting()).toBe(3);
-      const approve = (id: string, actor: Actor) =>
-        engine.answerRequest({ requestId: id, actor, answer: { ok: true } });
 
       await approve(cases.bySam, sam);
       await approve(cases.byRita, rita);
@@ -189,6 +190,51 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
           [cases.byRita, rita.id],
         ]),
       );
+    });
+
+    it("counts for an admin the votes of a group they are not in while they cover a member", async () => {
+      await suite.freshThread();
+      const ada = await makePerson(db(), "ada", "admin");
+      const rita = await makePerson(db(), "rita");
+      const asker = await makePerson(db(), "asker");
+      const other = await makePerson(db(), "other");
+      const ritas = await makeGroup(db(), [rita, asker, other], "ritas");
+      const adas = await makeGroup(db(), [ada, rita], "adas");
+      const cases = {
+        // Ada votes for Rita, a member, while she is away; or Rita votes herself.
+        byAda: await ask(asker, "approval", { audience: { group: ritas, required: 2 } }),
+        byRita: await ask(asker, "approval", { audience: { group: ritas, required: 2 } }),
+        // Nobody votes for the asker (four eyes): Rita's own, and Ada's own.
+        ritasOwn: await ask(rita, "approval", { audience: { group: ritas, required: 1 } }),
+        adasOwn: await ask(ada, "approval", { audience: { group: ritas, required: 1 } }),
+        // Ada's own group's vote waits for her as a member, and once only.
+        adasGroup: await ask(asker, "approval", { audience: { group: adas, required: 1 } }),
+      };
+      // An admin's count holds every open request to the reviewers, earlier ones included.
+      const reviewers = await db().request.count({ where: { status: "open", audience: "reviewers" } });
+      const waiting = async () => (await countWaitingRequestsByViewer({ db: db(), viewer: ada })) - reviewers;
+      expect(await waiting()).toBe(1);
+      await away(rita, ada);
+      // Beyond her own group's vote, which she casts as a member, the engine lets her vote for Rita.
+      const { adasGroup: _, ...ritasCases } = cases;
+      const lets = Object.fromEntries(
+        await Promise.all(
+          Object.entries(ritasCases).map(async ([name, id]) => [name, await engineLets(ada, id)]),
+        ),
+      );
+      expect(lets).toEqual({ byAda: rita.id, byRita: rita.id, ritasOwn: null, adasOwn: null });
+      expect(await waiting()).toBe(3);
+
+      await approve(cases.byAda, ada);
+      await approve(cases.byRita, rita);
+      expect(await waiting()).toBe(1);
+      // The engine agrees: Ada has cast hers on one, and Rita's own is in on the other.
+      for (const id of [cases.byAda, cases.byRita])
+        await expect(approve(id, ada)).rejects.toMatchObject({
+          code: expect.stringMatching(/^conflict:vote/),
+        });
+      await approve(cases.adasGroup, ada);
+      expect(await waiting()).toBe(0);
     });
 
     it("lists what a ladder added a person to who was given an account after it was copied", async () => {
