@@ -1,22 +1,15 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createClientFromDriver, createInProcessDriver, createMcpHub, type ModelInput } from "toolnexus";
+import { createMcpHub } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createThread } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";
-import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
-import { logger } from "@/lib/log/logger";
 import { createMcpOAuthProvider } from "@/lib/oauth/mcp-client-provider";
 import { mcpSignInRequest } from "@/lib/oauth/mcp-sign-in-request";
 import { providerErrorWords } from "@/lib/oauth/provider-error";
 import { type OAuthTestEnv, withOAuthTestEnv } from "@/lib/oauth/testing/oauth-test-env";
-import { createAgentToolkit } from "../create-agent-toolkit";
-import { createDemoGenerate, DEMO_MODEL_NAME } from "../demo-model";
-import { createAppMcpPool } from "./app-mcp-pool";
 import type { McpPool } from "./mcp-pool";
+import { startRecordingMcpRun } from "./testing/recording-mcp-run";
 
 // The Demo Bank's MCP server (the official SDK's server) names, in its protected resource
 // metadata, a resource whose address reads as a message to the user. The SDK refuses the
@@ -31,40 +24,19 @@ let db: DbClient;
 let engine: Engine;
 let pool: McpPool;
 const bus = createMemoryEventBus();
-const modelInputs: string[] = [];
-const warned: string[] = [];
+let modelInputs: string[];
+let warned: string[];
 
 withOAuthTestEnv((ready) => ({ env, db } = ready), { mcpAdvertisedResource: hostileResource });
 
 beforeAll(() => {
-  const dir = mkdtempSync(path.join(tmpdir(), "mcp-sign-in-failure-"));
-  const configFile = path.join(dir, "mcp.json");
-  const url = `${env.server.issuer}/mcp`;
-  writeFileSync(configFile, JSON.stringify({ mcpServers: { bank: { url, oauth: true } } }));
-  pool = createAppMcpPool({ db, keys: () => env.runtime.keys, configFile, runtime: () => env.runtime });
-  const generate = createDemoGenerate({ deltaDelayMs: 0 });
-  engine = createEngine({
+  ({ engine, pool, modelInputs, warned } = startRecordingMcpRun({
+    env,
     db,
     bus,
-    instanceId: "mcp-sign-in-failure-test",
-    // The demo model, with every input it is given kept to look for the server's text in.
-    createClient: () =>
-      createClientFromDriver(
-        createInProcessDriver({
-          model: DEMO_MODEL_NAME,
-          generate: (input: ModelInput) => {
-            modelInputs.push(JSON.stringify(input));
-            return generate(input);
-          },
-        }),
-      ),
-    createToolkit: async ({ userId, runId }) =>
-      createAgentToolkit({ userId, runId, balance: false, mcpTools: await pool.tools({ userId }) }),
-    textFlushMs: 0,
-  });
-  vi.spyOn(logger, "warn").mockImplementation(((...args: unknown[]) => {
-    warned.push(JSON.stringify(args));
-  }) as never);
+    name: "mcp-sign-in-failure",
+    servers: { bank: { url: `${env.server.issuer}/mcp`, oauth: true } },
+  }));
 });
 
 afterAll(async () => {

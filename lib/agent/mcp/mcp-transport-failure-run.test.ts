@@ -1,20 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createClientFromDriver, createInProcessDriver, type ModelInput } from "toolnexus";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createThread } from "@/lib/db/chat-threads";
 import type { DbClient } from "@/lib/db/db-types";
-import { createEngine } from "@/lib/engine/create-engine";
 import type { Engine } from "@/lib/engine/engine-types";
 import { createMemoryEventBus } from "@/lib/engine/event-bus";
-import { logger } from "@/lib/log/logger";
 import { type OAuthTestEnv, withOAuthTestEnv } from "@/lib/oauth/testing/oauth-test-env";
 import { HOSTILE_MARKER, REFUSAL, startHostileGateway } from "@/lib/toolnexus/mcp/testing/hostile-gateway";
-import { createAgentToolkit } from "../create-agent-toolkit";
-import { createDemoGenerate, DEMO_MODEL_NAME } from "../demo-model";
-import { createAppMcpPool } from "./app-mcp-pool";
 import type { McpPool } from "./mcp-pool";
+import { startRecordingMcpRun } from "./testing/recording-mcp-run";
 
 // An MCP server without sign-in behind a gateway that answers a call with a 502 page aimed at
 // the model. The run's tool result, its events and what the model reads carry the library's
@@ -27,39 +19,20 @@ let engine: Engine;
 let pool: McpPool;
 let gateway: Awaited<ReturnType<typeof startHostileGateway>>;
 const bus = createMemoryEventBus();
-const modelInputs: string[] = [];
-const warned: string[] = [];
+let modelInputs: string[];
+let warned: string[];
 
 withOAuthTestEnv((ready) => ({ env, db } = ready));
 
 beforeAll(async () => {
   gateway = await startHostileGateway();
-  const dir = mkdtempSync(path.join(tmpdir(), "mcp-transport-failure-"));
-  const configFile = path.join(dir, "mcp.json");
-  writeFileSync(configFile, JSON.stringify({ mcpServers: { tickets: { url: gateway.url } } }));
-  pool = createAppMcpPool({ db, keys: () => env.runtime.keys, configFile, runtime: () => env.runtime });
-  const generate = createDemoGenerate({ deltaDelayMs: 0 });
-  engine = createEngine({
+  ({ engine, pool, modelInputs, warned } = startRecordingMcpRun({
+    env,
     db,
     bus,
-    instanceId: "mcp-transport-failure-test",
-    createClient: () =>
-      createClientFromDriver(
-        createInProcessDriver({
-          model: DEMO_MODEL_NAME,
-          generate: (input: ModelInput) => {
-            modelInputs.push(JSON.stringify(input));
-            return generate(input);
-          },
-        }),
-      ),
-    createToolkit: async ({ userId, runId }) =>
-      createAgentToolkit({ userId, runId, balance: false, mcpTools: await pool.tools({ userId }) }),
-    textFlushMs: 0,
-  });
-  vi.spyOn(logger, "warn").mockImplementation(((...args: unknown[]) => {
-    warned.push(JSON.stringify(args));
-  }) as never);
+    name: "mcp-transport-failure",
+    servers: { tickets: { url: gateway.url } },
+  }));
 });
 
 afterAll(async () => {
