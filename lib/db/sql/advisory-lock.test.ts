@@ -14,15 +14,20 @@ describe.each<TestProvider>(["sqlite", "postgres"])("runUnlessLocked on %s", (pr
 
   it("runs one body at a time under a key, across clients, and skips the others at once", async () => {
     const other = database.connect();
+    const entered = gate();
     const held = gate();
     const first = runUnlessLocked(database.db, "test-round", async () => {
+      entered.open();
       await held.opened;
       return "first";
     });
-    // Wait until the first holds the lock: a body under another key runs meanwhile.
-    await expect
-      .poll(() => runUnlessLocked(other, "test-round", async () => "second"))
-      .toEqual({ status: "busy" });
+    // Only once the first body runs does the first hold the lock. (Polling with a second body
+    // instead could take the lock itself at the moment the first asks, and make the first busy.)
+    await entered.opened;
+    expect(await runUnlessLocked(other, "test-round", async () => "second")).toEqual({
+      status: "busy",
+    });
+    // A body under another key runs meanwhile.
     expect(await runUnlessLocked(other, "another-round", async () => "third")).toEqual({
       status: "ran",
       value: "third",
