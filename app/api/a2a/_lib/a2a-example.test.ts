@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
-// examples/a2a/deploy-via-a2a.mts, run by tsx as its README says, against this app's A2A server
+// examples/a2a/deploy-via-a2a.mts, run with tsx's loader as its README's tsx command does, against this app's A2A server
 // over HTTP: agent A's deploy tool asks the app, is killed while the app's run waits for its
 // reviewer, is run again, and deploys once the reviewer approves; the app ran one task.
 
@@ -24,7 +24,9 @@ afterAll(() => {
 function runAgentA(token: string) {
   let output = "";
   const script = path.resolve("examples/a2a/deploy-via-a2a.mts");
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), [script], {
+  // Node with tsx's loader, one process: the tsx command runs the script in a child of its own,
+  // which a SIGKILL to the command leaves running (the first agent A would never really die).
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
     env: { ...process.env, TOOLNEXUS_URL: served.base, TOOLNEXUS_A2A_TOKEN: token, DEPLOY_VERSION: "v1.4" },
     stdio: ["ignore", "pipe", "pipe"],
   });
