@@ -17,9 +17,11 @@ import { addSessionCookie } from "./session-cookie";
 /** The example agent as a child process, with what it printed so far. */
 function startAgent(env: { url: string; token: string; version: string }) {
   let output = "";
+  // Node with tsx's loader, one process: the tsx command runs the script in a child of its own,
+  // which a SIGKILL to the command would leave running.
   const child: ChildProcess = spawn(
-    path.resolve("node_modules/.bin/tsx"),
-    [path.join("examples", "inbox", "deploy-approval.mts")],
+    process.execPath,
+    ["--import", "tsx", path.join("examples", "inbox", "deploy-approval.mts")],
     {
       env: {
         ...process.env,
