@@ -82,10 +82,14 @@ export async function connectWithLibrary(name: string, config: McpServerConfig):
   const authorization = config.transport === "http" ? config.authorization : undefined;
   // Why the last connect failed, for a server whose sign-in failed before it listed anything.
   let connectError: unknown;
+  // Calls connecting again right now: such a call hands a failed connect to a sign-in's
+  // `authorization.failed`, which logs it, so it is not logged here as well.
+  let reconnecting = 0;
   const hub = createMcpHub({
     servers: [{ name, config }],
     onFailure: (failure) => {
       if (failure.during === "connect") connectError = failure.error;
+      if (reconnecting > 0 && authorization?.failed && failure.during === "connect") return;
       logFailure(failure);
     },
   });
@@ -116,7 +120,12 @@ export async function connectWithLibrary(name: string, config: McpServerConfig):
       if (!found && hub.status().find((server) => server.name === name)?.status === "failed") {
         // Not connected (the user may have signed in since): connect again, then look again.
         connectError = undefined;
-        await hub.addServer(name, config);
+        reconnecting += 1;
+        try {
+          await hub.addServer(name, config);
+        } finally {
+          reconnecting -= 1;
+        }
         found = tools().offered.find((candidate) => candidate.name === tool);
       }
       if (found) return found.execute(args, ctx);
