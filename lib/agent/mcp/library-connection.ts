@@ -108,7 +108,9 @@ export async function connectWithLibrary(name: string, config: McpServerConfig):
         .join("; ") || undefined;
     if (status?.status === "connected") {
       const toolCount = status.toolCount - deep.length;
-      return skipped ? { status: "connected", toolCount, error: skipped } : { status: "connected", toolCount };
+      return skipped
+        ? { status: "connected", toolCount, error: skipped }
+        : { status: "connected", toolCount };
     }
     return { status: "failed", toolCount: 0, error: status?.error ?? "Not connected." };
   };

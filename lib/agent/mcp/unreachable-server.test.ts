@@ -33,7 +33,10 @@ describe("a call by name to an MCP server without sign-in", () => {
   });
 
   it("says a server whose process ends at start cannot be reached now", async () => {
-    const connection = await connect("crashing", { command: process.execPath, args: ["-e", "process.exit(3)"] });
+    const connection = await connect("crashing", {
+      command: process.execPath,
+      args: ["-e", "process.exit(3)"],
+    });
     const { status, error } = connection.state();
     expect(status).toBe("failed");
 
@@ -47,6 +50,9 @@ describe("a call by name to an MCP server without sign-in", () => {
     expect(connection.state().status).toBe("connected");
 
     const result = await connection.call("everything_no_such_tool", {}, { idempotencyKey: "r1:c1" });
-    expect(result).toEqual({ output: 'MCP server "everything" does not offer everything_no_such_tool now', isError: true });
+    expect(result).toEqual({
+      output: 'MCP server "everything" does not offer everything_no_such_tool now',
+      isError: true,
+    });
   });
 });
