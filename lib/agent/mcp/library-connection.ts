@@ -10,7 +10,7 @@ import {
 import { jsonDepthIssue, MAX_JSON_DEPTH } from "@/lib/http/strict-json";
 import { logger } from "@/lib/log/logger";
 import { loggableProviderText } from "@/lib/oauth/provider-error";
-import type { McpConnection } from "./mcp-pool";
+import type { ConnectionState, McpConnection } from "./mcp-pool";
 
 /**
  * What an MCP server sends is JSON the app accepts, so it is held to the same depth cap as a
@@ -79,54 +79,73 @@ function logFailure({ server, during, error }: McpFailure): void {
  * keeps the calls parked on this server's elicitations while the connection lives.
  */
 export async function connectWithLibrary(name: string, config: McpServerConfig): Promise<McpConnection> {
+  const authorization = config.transport === "http" ? config.authorization : undefined;
   // Why the last connect failed, for a server whose sign-in failed before it listed anything.
   let connectError: unknown;
+  // Calls connecting again right now: such a call hands a failed connect to a sign-in's
+  // `authorization.failed`, which logs it, so it is not logged here as well.
+  let reconnecting = 0;
   const hub = createMcpHub({
     servers: [{ name, config }],
     onFailure: (failure) => {
       if (failure.during === "connect") connectError = failure.error;
+      if (reconnecting > 0 && authorization?.failed && failure.during === "connect") return;
       logFailure(failure);
     },
   });
   await hub.ready();
   const capped = cappedTools(name);
   const tools = () => capped(hub.tools());
+  const state = (): ConnectionState => {
+    const status = hub.status().find((server) => server.name === name);
+    const deep = tools().skipped;
+    const skipped =
+      [
+        status?.duplicates?.length ? `Skipped tools with taken names: ${status.duplicates.join(", ")}` : "",
+        deep.length ? `Skipped tools whose input schema is nested too deeply: ${deep.join(", ")}` : "",
+      ]
+        .filter(Boolean)
+        .join("; ") || undefined;
+    if (status?.status === "connected") {
+      const toolCount = status.toolCount - deep.length;
+      return skipped
+        ? { status: "connected", toolCount, error: skipped }
+        : { status: "connected", toolCount };
+    }
+    return { status: "failed", toolCount: 0, error: status?.error ?? "Not connected." };
+  };
   return {
     tools: () => tools().offered,
-    state: () => {
-      const status = hub.status().find((server) => server.name === name);
-      const deep = tools().skipped;
-      const skipped =
-        [
-          status?.duplicates?.length ? `Skipped tools with taken names: ${status.duplicates.join(", ")}` : "",
-          deep.length ? `Skipped tools whose input schema is nested too deeply: ${deep.join(", ")}` : "",
-        ]
-          .filter(Boolean)
-          .join("; ") || undefined;
-      if (status?.status === "connected") {
-        const toolCount = status.toolCount - deep.length;
-        return skipped
-          ? { status: "connected", toolCount, error: skipped }
-          : { status: "connected", toolCount };
-      }
-      return { status: "failed", toolCount: 0, error: status?.error ?? "Not connected." };
-    },
+    state,
     async call(tool, args, ctx) {
       let found = tools().offered.find((candidate) => candidate.name === tool);
       if (!found && hub.status().find((server) => server.name === name)?.status === "failed") {
         // Not connected (the user may have signed in since): connect again, then look again.
         connectError = undefined;
-        await hub.addServer(name, config);
+        reconnecting += 1;
+        try {
+          await hub.addServer(name, config);
+        } finally {
+          reconnecting -= 1;
+        }
         found = tools().offered.find((candidate) => candidate.name === tool);
       }
       if (found) return found.execute(args, ctx);
       const status = hub.status().find((server) => server.name === name);
-      const authorization = config.transport === "http" ? config.authorization : undefined;
       // A server that refuses even to list its tools until the user signs in.
       if (status?.needsAuthorization && authorization) return authorization.pending(ctx);
       // A sign-in that failed while connecting reads as one failing during the call.
       if (status?.status === "failed" && authorization?.failed && connectError !== undefined) {
         return authorization.failed(connectError, ctx);
+      }
+      const now = state();
+      // Not reached (refused, down, crashed at start): the status's words, never the server's.
+      if (now.status === "failed") {
+        return {
+          output: `MCP server "${name}" cannot be reached now: ${now.error}`,
+          isError: true,
+          metadata: { server: name },
+        };
       }
       return { output: `MCP server "${name}" does not offer ${tool} now`, isError: true };
     },

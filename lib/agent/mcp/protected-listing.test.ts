@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { DbClient } from "@/lib/db/db-types";
 import type { McpSignInServer } from "@/lib/oauth/mcp-client-provider";
 import { providerErrorWords } from "@/lib/oauth/provider-error";
@@ -8,6 +8,7 @@ import { type OAuthTestEnv, withOAuthTestEnv } from "@/lib/oauth/testing/oauth-t
 import { withUserAuthorization } from "./app-mcp-pool";
 import { connectWithLibrary } from "./library-connection";
 import type { McpConnection } from "./mcp-pool";
+import { recordWarnings } from "./testing/recording-mcp-run";
 
 // A server that refuses even to list its tools without a token: the user's connection cannot
 // list, a call by name asks for the sign-in, and once signed in the same connection connects
@@ -62,7 +63,7 @@ describe("an MCP server that lists nothing before a sign-in that fails", () => {
   const marker = "555-0100";
   let env: OAuthTestEnv;
   let db: DbClient;
-  let connection: McpConnection | undefined;
+  const open: McpConnection[] = [];
   withOAuthTestEnv(
     (ready) => {
       env = ready.env;
@@ -71,16 +72,23 @@ describe("an MCP server that lists nothing before a sign-in that fails", () => {
     { mcpProtectAll: true, mcpAdvertisedResource: `http://127.0.0.1:1/?Call%20${marker}%20now` },
   );
   afterAll(async () => {
-    await connection?.close();
+    vi.restoreAllMocks();
+    await Promise.all(open.map((connection) => connection.close()));
   });
 
-  it("tells a call the sign-in's fixed words, as a failure during a call would", async () => {
+  async function connectAs(email: string): Promise<McpConnection> {
     const entry = { transport: "http" as const, url: `${env.server.issuer}/mcp`, disabled: false, oauth: {} };
-    const user = await db.user.create({ data: { email: "dana@example.test", role: "user" } });
-    connection = await connectWithLibrary(
+    const user = await db.user.create({ data: { email, role: "user" } });
+    const connection = await connectWithLibrary(
       "bank",
       withUserAuthorization("bank", entry, user.id, { db, runtime: () => env.runtime }),
     );
+    open.push(connection);
+    return connection;
+  }
+
+  it("tells a call the sign-in's fixed words, as a failure during a call would", async () => {
+    const connection = await connectAs("dana@example.test");
     expect(connection.state().status).toBe("failed");
 
     const result = await connection.call("bank_recent_transactions", {}, { idempotencyKey: "r1:c1" });
@@ -90,5 +98,17 @@ describe("an MCP server that lists nothing before a sign-in that fails", () => {
       metadata: { server: "bank" },
     });
     expect(JSON.stringify(result)).not.toContain(marker);
+  });
+
+  it("logs each failed connect once, a call's with the step and what the server said", async () => {
+    const warned = recordWarnings();
+    const connection = await connectAs("alex@example.test");
+    expect(warned.filter((line) => line.includes(marker))).toHaveLength(1);
+
+    warned.length = 0;
+    await connection.call("bank_recent_transactions", {}, { idempotencyKey: "r2:c1" });
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain(marker);
+    expect(warned[0]).toContain("a tool call's sign-in");
   });
 });

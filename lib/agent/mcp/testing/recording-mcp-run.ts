@@ -33,7 +33,6 @@ export function startRecordingMcpRun({
   servers: Record<string, unknown>;
 }): { engine: Engine; pool: McpPool; modelInputs: string[]; warned: string[] } {
   const modelInputs: string[] = [];
-  const warned: string[] = [];
   const configFile = path.join(mkdtempSync(path.join(tmpdir(), `${name}-`)), "mcp.json");
   writeFileSync(configFile, JSON.stringify({ mcpServers: servers }));
   const pool = createAppMcpPool({ db, keys: () => env.runtime.keys, configFile, runtime: () => env.runtime });
@@ -56,8 +55,14 @@ export function startRecordingMcpRun({
       createAgentToolkit({ userId, runId, balance: false, mcpTools: await pool.tools({ userId }) }),
     textFlushMs: 0,
   });
+  return { engine, pool, modelInputs, warned: recordWarnings() };
+}
+
+/** Every warning logged from now on, each as the JSON of its arguments (undo with vi.restoreAllMocks). */
+export function recordWarnings(): string[] {
+  const warned: string[] = [];
   vi.spyOn(logger, "warn").mockImplementation(((...args: unknown[]) => {
     warned.push(JSON.stringify(args));
   }) as never);
-  return { engine, pool, modelInputs, warned };
+  return warned;
 }
