@@ -23,10 +23,11 @@ afterEach(() => {
   server = undefined;
 });
 
-/** A server whose listener reads and counts each body; `closes` settles as each connection closes. */
+/** A server whose listener reads and counts each body; `closed(n)` waits for n connections to close. */
 async function start() {
   const seen: number[] = [];
-  const closes: Promise<{ bytesRead: number; at: number }>[] = [];
+  const closes: { bytesRead: number; at: number }[] = [];
+  let onClose = () => {};
   server = createBodyLimitedServer(async (req, res) => {
     let bytes = 0;
     for await (const chunk of req) bytes += (chunk as Buffer).length;
@@ -34,12 +35,20 @@ async function start() {
     res.end(`read ${bytes}`);
   });
   server.on("connection", (socket: Socket) => {
-    closes.push(
-      new Promise((resolve) => socket.on("close", () => resolve({ bytesRead: socket.bytesRead, at: Date.now() }))),
-    );
+    socket.on("close", () => {
+      closes.push({ bytesRead: socket.bytesRead, at: Date.now() });
+      onClose();
+    });
   });
+  const closed = (count: number) =>
+    new Promise<typeof closes>((resolve) => {
+      onClose = () => {
+        if (closes.length >= count) resolve(closes);
+      };
+      onClose();
+    });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  return { port: (server.address() as AddressInfo).port, seen, closes };
+  return { port: (server.address() as AddressInfo).port, seen, closed };
 }
 
 /**
@@ -54,7 +63,10 @@ function rawPost(
   port: number,
   framing: "declared" | "chunked",
   size: number,
-  { afterwards = "end", declared = size }: { afterwards?: "end" | "trickle" | "silence"; declared?: number } = {},
+  {
+    afterwards = "end",
+    declared = size,
+  }: { afterwards?: "end" | "trickle" | "silence"; declared?: number } = {},
 ) {
   const socket = createConnection({ host: "127.0.0.1", port, allowHalfOpen: true });
   const seen = { text: "", answeredAt: 0, error: undefined as string | undefined };
@@ -68,7 +80,9 @@ function rawPost(
   });
   const closed = new Promise<typeof seen>((resolve) => socket.on("close", () => resolve(seen)));
   const frame = (bytes: Buffer) =>
-    framing === "chunked" ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from("\r\n")]) : bytes;
+    framing === "chunked"
+      ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from("\r\n")])
+      : bytes;
   const piece = frame(Buffer.alloc(64 * 1024, 0x78));
   const length = framing === "chunked" ? "Transfer-Encoding: chunked" : `Content-Length: ${declared}`;
   socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n${length}\r\n\r\n`);
@@ -79,7 +93,10 @@ function rawPost(
       sent += 64 * 1024;
       if (!socket.write(piece)) return void socket.once("drain", write);
     }
-    if (afterwards === "end") socket.end(framing === "chunked" ? "0\r\n\r\n" : undefined);
+    if (afterwards === "end") {
+      if (framing === "chunked") socket.end("0\r\n\r\n");
+      else socket.end();
+    }
     if (afterwards === "trickle") {
       const timer = setInterval(() => {
         if (socket.writable) socket.write(frame(Buffer.alloc(1024, 0x78)));
@@ -103,13 +120,13 @@ describe("the connection of a refused body", () => {
   it.each(["declared", "chunked"] as const)(
     "lets a client that sends 5 MB %s without looking read its 413, twenty times out of twenty",
     async (framing) => {
-      const { port, seen, closes } = await start();
+      const { port, seen, closed } = await start();
       const answers = [];
       for (let i = 0; i < 20; i += 1) answers.push(answer(await rawPost(port, framing, 5 * MB).closed));
       expect(answers).toEqual(Array(20).fill(refused));
       // Each connection read the whole body, none of it reached the listener, and the server
       // still serves a body within the limit.
-      for (const close of await Promise.all(closes)) expect(close.bytesRead).toBeGreaterThan(5 * MB);
+      for (const close of await closed(20)) expect(close.bytesRead).toBeGreaterThan(5 * MB);
       expect(seen).toEqual([]);
       const within = await rawPost(port, framing, 64 * 1024).closed;
       expect(within.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nread 65536$/);
@@ -117,10 +134,10 @@ describe("the connection of a refused body", () => {
   );
 
   it("cuts off a client that never stops sending once LINGER_BYTES more have come", async () => {
-    const { port, closes } = await start();
+    const { port, closed } = await start();
     const started = Date.now();
     const client = await rawPost(port, "chunked", Number.POSITIVE_INFINITY).closed;
-    const close = await closes[0]!;
+    const close = (await closed(1))[0]!;
     // What came before the answer, the bound, and at most one more read past it.
     expect(close.bytesRead).toBeGreaterThan(MAX_BODY_BYTES + LINGER_BYTES);
     expect(close.bytesRead).toBeLessThan(MAX_BODY_BYTES + LINGER_BYTES + MB);
@@ -129,9 +146,9 @@ describe("the connection of a refused body", () => {
   });
 
   it("cuts off a client that keeps sending slowly LINGER_MS after its answer", async () => {
-    const { port, closes } = await start();
+    const { port, closed } = await start();
     const client = await rawPost(port, "chunked", 2 * MB, { afterwards: "trickle" }).closed;
-    const close = await closes[0]!;
+    const close = (await closed(1))[0]!;
     expect(answer({ text: client.text })).toEqual(refused);
     expect(close.at - client.answeredAt).toBeGreaterThan(LINGER_MS - 200);
     expect(close.at - client.answeredAt).toBeLessThan(LINGER_MS + 1_000);
@@ -140,13 +157,13 @@ describe("the connection of a refused body", () => {
   it.each(["declared", "chunked"] as const)(
     "closes the connection of a client that stops sending a %s body LINGER_MS after its answer",
     async (framing) => {
-      const { port, closes } = await start();
+      const { port, closed } = await start();
       // A declared 5 MB body none of which comes, or 2 MB of a chunked one; then nothing.
       const client =
         framing === "declared"
           ? rawPost(port, framing, 0, { declared: 5 * MB, afterwards: "silence" })
           : rawPost(port, framing, 2 * MB, { afterwards: "silence" });
-      const close = await closes[0]!;
+      const close = (await closed(1))[0]!;
       expect(answer(client.seen)).toEqual(refused);
       expect(close.at - client.seen.answeredAt).toBeGreaterThan(LINGER_MS - 200);
       expect(close.at - client.seen.answeredAt).toBeLessThan(LINGER_MS + 1_000);

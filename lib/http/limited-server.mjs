@@ -84,6 +84,9 @@ function closeAfterAnswer(socket) {
     // it on this connection, reaches anyone. Node's parser reads the socket through its own
     // 'data' listener (or straight from the handle until a 'data' listener is added, which
     // hands the reading back to the socket); with it gone, the bytes are counted and dropped.
+    // A body nobody read (a declared length refused at once) has paused the socket; while the
+    // parser still holds it, only the parser's own 'resume' listener can start it again.
+    socket.emit("resume");
     socket.removeAllListeners("data");
     socket.on("data", () => {
       if (socket.bytesRead - readBefore > LINGER_BYTES) stop();
