@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { listInboxRequests } from "@/lib/db/inbox-requests";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import { countWaitingRequestsByViewer } from "@/lib/db/waiting-requests";
 import { useAgreementSuite } from "./testing/agreement-suite";
@@ -101,5 +102,55 @@ describe.each<TestProvider>(["sqlite", "postgres"])(
       await approve(cases.adasGroup, ada);
       expect(await waiting()).toBe(0);
     });
+
+    it.each(["user", "admin"] as const)(
+      "counts no vote for a %s who joined a group after casting theirs there for a member they cover",
+      async (role) => {
+        await suite.freshThread();
+        const ada = await makePerson(db(), "ada", role);
+        const rita = await makePerson(db(), "rita");
+        const asker = await makePerson(db(), "asker");
+        const other = await makePerson(db(), "other");
+        const ritas = await makeGroup(db(), [rita, asker, other], "ritas");
+        const cases = {
+          // Ada votes here for Rita while she covers her, and then joins Rita's group.
+          forRita: await ask(asker, "approval", { audience: { group: ritas, required: 2 } }),
+          // Ada casts nothing here: once a member, it waits for her own vote.
+          untouched: await ask(asker, "approval", { audience: { group: ritas, required: 2 } }),
+        };
+        // An admin's count holds every open request to the reviewers, earlier ones included.
+        const reviewers =
+          role === "admin"
+            ? await db().request.count({ where: { status: "open", audience: "reviewers" } })
+            : 0;
+        const waiting = async () =>
+          (await countWaitingRequestsByViewer({ db: db(), viewer: ada })) - reviewers;
+        await away(rita, ada);
+        expect(await engineLets(ada, cases.forRita)).toBe(rita.id);
+        expect(await waiting()).toBe(2);
+        await approve(cases.forRita, ada);
+        expect(await waiting()).toBe(1);
+
+        const group = await db().approverGroup.findUniqueOrThrow({ where: { slug: ritas } });
+        await db().approverGroupMember.create({ data: { groupId: group.id, userId: ada.id } });
+        // A member votes as themselves, but Ada has cast her one vote on the first: the engine
+        // refuses her another, and the count holds only the second, now hers as a member.
+        await expect(approve(cases.forRita, ada)).rejects.toMatchObject({
+          code: "conflict:vote",
+          message: expect.stringContaining(await emailOf(rita)),
+        });
+        expect(await waiting()).toBe(1);
+        // The inbox lists both, and names her among those who may still vote on the second only.
+        const { rows } = await listInboxRequests({
+          db: db(),
+          query: { viewer: ada, status: "open", sort: "newest", page: 1, pageSize: 50 },
+        });
+        const mayStillVote = (id: string) => rows.find((row) => row.id === id)?.tally?.stillToVote;
+        expect(mayStillVote(cases.forRita)).toEqual(["other"]);
+        expect(mayStillVote(cases.untouched)?.sort()).toEqual(["ada", "other", "rita"]);
+        await approve(cases.untouched, ada);
+        expect(await waiting()).toBe(0);
+      },
+    );
   },
 );
