@@ -3,6 +3,7 @@ import type { Locator } from "@playwright/test";
 import { expectAccessible } from "./expect-accessible";
 import { expect, test } from "./fixtures";
 import { ToolRulesPage } from "./pages/tool-rules-page";
+import { unreachable } from "./unreachable";
 
 // An admin gives a rule an escalation ladder (ADR 0093) in the rules editor: a reminder, a group
 // added, a decline with its reason. The rule's condition holds for no real call. Each project
@@ -32,43 +33,6 @@ async function fillStep(
   if (add !== undefined) await tool.getByLabel(`Group slug or email (${step})`).fill(add);
   if (required !== undefined) await tool.getByLabel(`Approvals needed (${step})`).fill(required);
   if (reason !== undefined) await tool.getByLabel(`Reason (${step})`).fill(reason);
-}
-
-/**
- * What of `scope` a person cannot reach well: its controls and alerts that stick out of the
- * screen or out of a box that clips what overflows it, the page itself when it is wider than the
- * screen, and on a touch screen any control less than a finger (44 CSS px) high.
- */
-function unreachable(scope: Locator): Promise<string[]> {
-  return scope.evaluate((root) => {
-    const width = document.documentElement.clientWidth;
-    const touch = matchMedia("(pointer: coarse)").matches;
-    const found: string[] = [];
-    if (document.documentElement.scrollWidth > width) found.push("the page is wider than the screen");
-    for (const element of root.querySelectorAll("input, select, button, [role=alert]")) {
-      const box = element.getBoundingClientRect();
-      const name = (element.closest("label")?.textContent ?? element.textContent ?? element.tagName).trim();
-      if (touch && element.getAttribute("role") !== "alert" && box.height > 0 && box.height < 43.5)
-        found.push(`${name} is ${box.height} px high`);
-      let left = 0;
-      let right = width;
-      for (
-        let parent = element.parentElement;
-        parent && parent !== document.body;
-        parent = parent.parentElement
-      ) {
-        if (getComputedStyle(parent).overflowX === "visible") continue;
-        const bounds = parent.getBoundingClientRect();
-        left = Math.max(left, bounds.left);
-        right = Math.min(right, bounds.right);
-      }
-      if (box.left < left - 0.5 || box.right > right + 0.5)
-        found.push(
-          `${name} is cut off (${Math.round(box.left)}–${Math.round(box.right)} of ${left}–${right})`,
-        );
-    }
-    return found;
-  });
 }
 
 test(

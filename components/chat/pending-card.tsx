@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { DecisionCard } from "@/components/decision-card/decision-card";
 import { EscalationSteps, type ReadEscalation } from "@/components/request-form/escalation-steps";
 import { RequestForm } from "@/components/request-form/request-form";
@@ -68,6 +68,10 @@ export function PendingCard({
       : cardView;
   const { request, audience } = card.view;
   const open = view.status === "open";
+  // The card says once its steps were first read (`data-steps-read`): a card without fired steps
+  // shows nothing of them, and a step shown after that came with a later read.
+  const [stepsRead, setStepsRead] = useState(false);
+  const markStepsRead = useCallback(() => setStepsRead(true), []);
   return (
     <DecisionCard
       view={view}
@@ -75,7 +79,7 @@ export function PendingCard({
       titleId={`chat-request-${card.view.id}`}
       label={`Request: ${request.kind}`}
       className={`pending-card pending-card-${view.status}`}
-      data={{ "data-request-id": card.view.id }}
+      data={{ "data-request-id": card.view.id, ...(stepsRead ? { "data-steps-read": "" } : {}) }}
       origin={
         card.view.runId === null ? null : (
           <>
@@ -98,7 +102,11 @@ export function PendingCard({
               />
             )}
             {readEscalation && (
-              <EscalationSteps steps={[]} read={{ requestId: card.view.id, with: readEscalation }} />
+              <EscalationSteps
+                steps={[]}
+                read={{ requestId: card.view.id, with: readEscalation }}
+                onRead={markStepsRead}
+              />
             )}
           </>
         )

@@ -21,14 +21,17 @@ function lateness(ms: number): string {
  * "reminded 2m ago", each saying when it fired late because no instance was running. Renders
  * nothing for a request without fired steps, so any card or row may include it. With `read`
  * (a chat card, whose events say nothing of steps) it reads them whenever `read` is a new
- * function (the chat renews it when its stream says the request changed) and every few seconds.
+ * function (the chat renews it when its stream says the request changed) and every few seconds,
+ * and calls `onRead` after each read, since no fired step shows nothing, not even a read one.
  */
 export function EscalationSteps({
   steps: initial,
   read,
+  onRead,
 }: {
   steps: readonly EscalationStepView[] | undefined;
   read?: { requestId: string; with: ReadEscalation };
+  onRead?: () => void;
 }) {
   // What `read` last returned; until then, and for a row without `read`, the steps as given, so
   // a row the live inbox renders again shows the steps fired meanwhile.
@@ -47,6 +50,7 @@ export function EscalationSteps({
       if (live && result?.ok) {
         setPolled(result.value);
         setNow(Date.now());
+        onRead?.();
       }
     };
     void poll();
@@ -55,7 +59,7 @@ export function EscalationSteps({
       live = false;
       clearInterval(timer);
     };
-  }, [requestId, readWith]);
+  }, [requestId, readWith, onRead]);
   const fired = (steps ?? []).filter((step) => step.firedAt !== null);
   if (fired.length === 0) return null;
   return (

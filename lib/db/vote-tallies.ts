@@ -9,6 +9,8 @@ import type { VoteStatus } from "./request-votes";
 
 export interface StoredVote {
   voterId: string;
+  /** Who cast it: the voter, or whoever covered for them. */
+  castById: string;
   email: string;
   name: string | null;
   /** Who cast it for the voter, when someone covered for them (ADR 0098): their name or email. */
@@ -64,6 +66,7 @@ export async function listVotes({
       row.castById && row.castById !== row.voterId ? casterNames.get(row.castById) : undefined;
     list.push({
       voterId: row.voterId,
+      castById: row.castById ?? row.voterId,
       email: row.voter.email ?? row.voterId,
       name: row.voter.name,
       ...(castByName ? { castByName } : {}),
@@ -124,7 +127,9 @@ export async function listVoteTallies({
         .filter((v) => v.status === status && (ok === undefined || v.ok === ok))
         .map((v) => ({ name: nameOfVote(v), at: v.createdAt }));
     const decline = cast.find((v) => v.status === "counted" && !v.ok);
-    const voted = new Set(cast.map((v) => v.voterId));
+    // Each person casts once per request: a member who voted for someone they covered before
+    // they joined has no vote left either, as the engine refuses a second (cast-vote.ts).
+    const voted = new Set(cast.flatMap((v) => [v.voterId, v.castById]));
     out.set(request.id, {
       group: request.audienceGroup!,
       required: request.required,

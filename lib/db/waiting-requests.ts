@@ -7,7 +7,7 @@ import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
 /**
  * How many open requests wait for `viewer` to answer: their own that only they may answer; for
  * reviewers (and admins) every one addressed to the reviewers; the votes of the approver groups
- * they are a member of on requests others asked for and they have not voted on yet (never their
+ * they are a member of on requests others asked for and they have cast no vote on yet (never their
  * own: four eyes, as the engine refuses the asker's vote, and the inbox lists their own under
  * their own half, not as a vote);
  * and those of the inbox's named half (named-half.ts): what a ladder added them to, and what is
@@ -15,7 +15,7 @@ import { hotSqlOf, sql, sqlTable } from "./sql/hot-sql";
  * or for that person) is in; for an admin, whose half leaves group requests out, likewise those
  * of groups they are not in that the half would name them on. Each count is read from an index
  * the inbox already keeps: `(ownerId, status, …)`, `(status, audience, …)`, the members'
- * `(userId)` and the votes' `(requestRowId, voterId)`.
+ * `(userId)` and the votes' `(requestRowId, voterId)` and `(requestRowId, castById)`.
  */
 export async function countWaitingRequestsByViewer({
   db,
@@ -33,12 +33,16 @@ export async function countWaitingRequestsByViewer({
   const own = sql`(SELECT count(*) FROM ${R}
     WHERE "ownerId" = ${viewer.id} AND "status" = 'open' AND "audience" NOT IN ('reviewers', 'group'))`;
   // An admin sees every group's requests, but votes only on those of groups they are in; and
-  // each member votes once, so one they voted on waits for the others only.
+  // each member votes once, so one they voted on waits for the others only. A member also casts
+  // once per request (cast-vote.ts): one who voted there for someone they covered before they
+  // joined has no vote of their own left. Each probe seeks one of the votes' unique indexes.
+  const V = sqlTable("RequestVote");
   const groups = sql`(SELECT count(*) FROM ${R} q WHERE q."status" = 'open' AND q."audience" = 'group'
     AND q."audienceGroup" IN (SELECT g."slug" FROM ${sqlTable("ApproverGroup")} g
       JOIN ${sqlTable("ApproverGroupMember")} m ON m."groupId" = g."id" WHERE m."userId" = ${viewer.id})
-    AND q."ownerId" <> ${viewer.id} AND NOT EXISTS (SELECT 1 FROM ${sqlTable("RequestVote")} v
-      WHERE v."requestRowId" = q."id" AND v."voterId" = ${viewer.id}))`;
+    AND q."ownerId" <> ${viewer.id}
+    AND NOT EXISTS (SELECT 1 FROM ${V} v WHERE v."requestRowId" = q."id" AND v."voterId" = ${viewer.id})
+    AND NOT EXISTS (SELECT 1 FROM ${V} v WHERE v."requestRowId" = q."id" AND v."castById" = ${viewer.id}))`;
   // The named half's requests wait for the viewer until the vote they would cast is in.
   const now = new Date();
   const named = sql`(SELECT count(*) FROM ${R} q WHERE ${namedHalfSql(viewer, now, "open")}

@@ -112,9 +112,10 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
     const rita = await makePerson(db(), "rita");
     const boss = await makePerson(db(), "boss", "admin");
     const asker = await makePerson(db(), "asker");
-    const slug = await makeGroup(db(), [rita]);
+    const other = await makePerson(db(), "other");
+    const slug = await makeGroup(db(), [rita, other]);
     const question = await ask(rita, "question");
-    const groupVote = await ask(asker, "approval", { audience: { group: slug, required: 1 } });
+    const groupVote = await ask(asker, "approval", { audience: { group: slug, required: 2 } });
     const now = new Date();
     await setAbsence({
       db: db(),
@@ -128,6 +129,19 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
     const rows = (await inbox(boss)).filter((r) => [question, groupVote].includes(r.id));
     expect(rows.map((r) => r.id).sort()).toEqual([question, groupVote].sort());
     for (const row of rows) expect(row.coveringFor?.userId).toBe(rita.id);
+
+    // The admin votes for Rita, then joins her group: the row is theirs as a member's now, still
+    // listed once, and waits for no vote of theirs, who cast their one there already.
+    await engine.answerRequest({ requestId: groupVote, actor: boss, answer: { ok: true } });
+    const group = await db().approverGroup.findUniqueOrThrow({ where: { slug } });
+    await db().approverGroupMember.create({ data: { groupId: group.id, userId: boss.id } });
+    const joined = (await inbox(boss)).filter((r) => r.id === groupVote);
+    expect(joined).toHaveLength(1);
+    expect(joined[0]!.coveringFor).toBeUndefined();
+    expect(joined[0]!.tally?.stillToVote).toEqual(["other"]);
+    const reviewers = await db().request.count({ where: { status: "open", audience: "reviewers" } });
+    // Rita's question, beside every request to the reviewers.
+    expect(await countWaitingRequestsByViewer({ db: db(), viewer: boss })).toBe(reviewers + 1);
   });
 
   it("a person a fired ladder step added sees the request in their inbox; not before it fires", async () => {
@@ -155,7 +169,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
     expect(seen).toHaveLength(1);
   });
 
-  it.each(["user", "reviewer"] as const)(
+  it.each(["user", "reviewer", "admin"] as const)(
     "reads a covering %s's version in one statement, its named half and waiting count, by indexes",
     async (role) => {
       await suite.freshThread();
