@@ -7,9 +7,10 @@ import type { Db } from "@/lib/db/sql/client";
 import type { Engine } from "@/lib/engine/engine-types";
 import { type ServedA2A, withA2AServer } from "./testing/with-a2a-server";
 
-// examples/a2a/deploy-via-a2a.mts, run with tsx's loader as its README's tsx command does, against this app's A2A server
-// over HTTP: agent A's deploy tool asks the app, is killed while the app's run waits for its
-// reviewer, is run again, and deploys once the reviewer approves; the app ran one task.
+// examples/a2a/deploy-via-a2a.mts, run with tsx's loader as its README's tsx command does,
+// against this app's A2A server over HTTP: agent A's deploy tool asks the app, is killed while
+// the app's run waits for its reviewer, is run again, and deploys once the reviewer approves;
+// the app ran one task.
 
 let db: Db;
 let engine: Engine;
