@@ -9,11 +9,8 @@ import { expectNoScan } from "@/lib/db/testing/plan-checks";
 import type { TestProvider } from "@/lib/db/testing/test-database";
 import { countWaitingRequestsByViewer } from "@/lib/db/waiting-requests";
 import type { Actor } from "@/lib/domain/roles";
-import type { Engine } from "./engine-types";
-import { makeTestEngine } from "./testing/engine-fixture";
-import { useEngineSuite } from "./testing/engine-suite";
+import { useAgreementSuite } from "./testing/agreement-suite";
 import { makeGroup, makePerson } from "./testing/group-fixture";
-import { memoryLog } from "./testing/scripted-agent";
 
 // Who sees what while someone is away (ADR 0098), and whom a ladder added (ADR 0093): the inbox
 // list, its live version and the waiting count agree, and it all stops when the absence ends.
@@ -21,29 +18,7 @@ import { memoryLog } from "./testing/scripted-agent";
 const HOUR = 3_600_000;
 
 describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on %s", (provider) => {
-  const suite = useEngineSuite(provider);
-  const db = () => suite.database.db;
-  let engine: Engine;
-
-  const emailOf = async (actor: Actor) =>
-    (await db().user.findUniqueOrThrow({ where: { id: actor.id } })).email!;
-
-  async function ask(owner: Actor, kind: string, extra: Record<string, unknown> = {}) {
-    engine ??= makeTestEngine({ db: db(), log: memoryLog() });
-    const { request } = await engine.createRequest({
-      owner,
-      apiTokenId: "token-1",
-      request: {
-        kind,
-        prompt: `${kind} of ${owner.id}`,
-        expiresAt: new Date(Date.now() + HOUR).toISOString(),
-      },
-      idempotencyKey: null,
-      createHash: "h",
-      ...extra,
-    });
-    return request.id;
-  }
+  const { suite, db, engine, emailOf, ask } = useAgreementSuite(provider);
 
   const inbox = async (viewer: Actor) =>
     (
@@ -132,7 +107,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
 
     // The admin votes for Rita, then joins her group: the row is theirs as a member's now, still
     // listed once, and waits for no vote of theirs, who cast their one there already.
-    await engine.answerRequest({ requestId: groupVote, actor: boss, answer: { ok: true } });
+    await engine().answerRequest({ requestId: groupVote, actor: boss, answer: { ok: true } });
     const group = await db().approverGroup.findUniqueOrThrow({ where: { slug } });
     await db().approverGroupMember.create({ data: { groupId: group.id, userId: boss.id } });
     const joined = (await inbox(boss)).filter((r) => r.id === groupVote);
@@ -157,7 +132,7 @@ describe.each<TestProvider>(["sqlite", "postgres"])("the inbox of a delegate on 
       where: { requestRowId: requestId },
       data: { dueAt: new Date(Date.now() - 1_000) },
     });
-    expect(await engine.escalateDueRequests()).toBe(1);
+    expect(await engine().escalateDueRequests()).toBe(1);
     const rows = await inbox(tom);
     expect(rows.map((r) => r.id)).toEqual([requestId]);
     expect(rows[0]!.coveringFor).toBeUndefined();

@@ -89,5 +89,5 @@ export function useAgreementSuite(provider: TestProvider) {
     return new Map(shown.map((row) => [row.id, row.coveringFor?.userId ?? viewer.id]));
   }
 
-  return { suite, db, emailOf, ask, approve, fireLadders, away, engineLets, listed };
+  return { suite, db, engine, emailOf, ask, approve, fireLadders, away, engineLets, listed };
 }
